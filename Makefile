@@ -1,0 +1,89 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# make              build the modules against KDIR
+# make check        unit tests (userspace) + selftests in the VM
+# make demo         swift vs cubic through a shaped bottleneck, in the VM
+# make install      install into /lib/modules/<KVER>/extra and run depmod
+# make uninstall    remove them again
+# make deps         install every Debian package the build and tests need
+# make lint         checkpatch --strict, sparse (C=1) and W=1
+#
+# KDIR defaults to the running kernel's build tree when it exists, else the
+# newest installed Debian -amd64 headers (tools/vm/kver.sh picks it).
+
+MODULES := tcp_swift
+SRCDIR  := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
+
+ifeq ($(origin KDIR), undefined)
+  ifneq ($(wildcard /lib/modules/$(shell uname -r)/build/Makefile),)
+    KDIR := /lib/modules/$(shell uname -r)/build
+  else
+    KVER ?= $(shell $(SRCDIR)/tools/vm/kver.sh --print 2>/dev/null)
+    KDIR := /lib/modules/$(KVER)/build
+  endif
+endif
+KVER ?= $(shell $(MAKE) -s -C $(KDIR) kernelrelease 2>/dev/null)
+
+CHECKPATCH ?= $(firstword $(wildcard /usr/src/linux-source-6.1/scripts/checkpatch.pl) checkpatch.pl)
+
+.PHONY: all modules clean install uninstall deps check unit selftests demo \
+	bench lint checkpatch sparse kdir-check
+
+all: modules
+
+kdir-check:
+	@test -f "$(KDIR)/Makefile" || { \
+	  echo "error: no kernel build tree at KDIR='$(KDIR)'."; \
+	  echo "       Install headers (make deps) or pass KDIR=/path/to/build."; \
+	  exit 2; }
+
+modules: kdir-check
+	$(MAKE) -C $(KDIR) M=$(SRCDIR) W=1 modules
+
+clean:
+	-$(MAKE) -C $(KDIR) M=$(SRCDIR) clean 2>/dev/null
+	$(MAKE) -C tests clean
+	$(MAKE) -C selftests clean
+
+install: modules
+	$(MAKE) -C $(KDIR) M=$(SRCDIR) INSTALL_MOD_DIR=extra modules_install
+	depmod -a $(KVER)
+
+uninstall:
+	rm -f $(addprefix /lib/modules/$(KVER)/extra/,$(addsuffix .ko,$(MODULES)) \
+	      $(addsuffix .ko.xz,$(MODULES)) $(addsuffix .ko.zst,$(MODULES)))
+	depmod -a $(KVER)
+
+deps:
+	$(SRCDIR)/tools/deps.sh
+
+unit:
+	$(MAKE) -C tests run
+
+selftests: modules
+	$(MAKE) -C selftests run_vm
+
+check:
+	$(SRCDIR)/tools/check.sh
+
+demo: modules
+	$(SRCDIR)/tools/demo.sh
+
+# checkpatch --strict on every kernel source.  Two files get one justified
+# exception each: the compat header exists to test LINUX_VERSION_CODE, and
+# the parameter macro must repeat its identifier argument (as module_param
+# itself does); identifiers have no side effects.
+CP := $(CHECKPATCH) --strict --no-tree --terse --show-types -f
+CP_FILES := $(filter-out include/dcc_compat.h include/dcc_param.h,\
+	$(addsuffix .c,$(MODULES)) $(wildcard include/*.h))
+checkpatch:
+	@rc=0; \
+	$(CP) $(CP_FILES) || rc=1; \
+	$(CP) --ignore LINUX_VERSION_CODE include/dcc_compat.h || rc=1; \
+	$(CP) --ignore MACRO_ARG_REUSE include/dcc_param.h || rc=1; \
+	exit $$rc
+
+sparse: kdir-check
+	$(MAKE) -C $(KDIR) M=$(SRCDIR) C=2 W=1 modules
+
+lint: checkpatch sparse

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The only place that knows kernel versions.  6.1 is the tested target;
+ * newer kernels compile through the definitions here.
+ */
+#ifndef _DCC_COMPAT_H
+#define _DCC_COMPAT_H
+
+#include <linux/version.h>
+#include <net/tcp.h>
+
+/*
+ * cong_control() gained the ACK sequence and flags in 6.10.  Modules
+ * declare their hook as
+ *	static void foo_cong_control(DCC_CONG_CONTROL_ARGS)
+ * and always have 'sk' and 'rs' in scope.
+ */
+#if KERNEL_VERSION(6, 10, 0) <= LINUX_VERSION_CODE
+#define DCC_CONG_CONTROL_ARGS \
+	struct sock *sk, u32 ack, int flag, const struct rate_sample *rs
+#else
+#define DCC_CONG_CONTROL_ARGS struct sock *sk, const struct rate_sample *rs
+#endif
+
+/* Current time in microseconds on TCP's clock, truncated to 32 bits. */
+static inline u32 dcc_now_us(const struct tcp_sock *tp)
+{
+	return (u32)tp->tcp_mstamp;
+}
+
+/* Smoothed RTT in microseconds (0 before the first sample). */
+static inline u32 dcc_srtt_us(const struct tcp_sock *tp)
+{
+	return tp->srtt_us >> 3;
+}
+
+#endif /* _DCC_COMPAT_H */

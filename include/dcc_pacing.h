@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Pacing and rate <-> window conversions shared by every module.
+ *
+ * The first part is pure integer math (unit tested in userspace).  The part
+ * under __KERNEL__ applies a rate to a socket: it is the one place that
+ * writes sk_pacing_rate for our modules.
+ *
+ * Units: rates in bytes per second (what sk_pacing_rate holds), windows in
+ * fixed-point packets, times in microseconds.
+ */
+#ifndef _DCC_PACING_H
+#define _DCC_PACING_H
+
+#include "dcc_fixed.h"
+
+/* Largest window * mss product kept exact (2^44 fx-bytes ~ 256 MB). */
+#define DCC_PACING_MAX_FX_BYTES	BIT_ULL(44)
+
+/*
+ * Rate that sends cwnd packets of mss bytes per rtt, scaled by gain_pct.
+ * A window below one packet gives one packet every rtt / cwnd.
+ * Returns at least 1 byte per second; 0 rtt is treated as 1 us.
+ */
+static inline u64 dcc_rate_from_window(u32 cwnd_fx, u32 mss, u32 rtt_us,
+				       u32 gain_pct)
+{
+	u64 fx_bytes = dcc_min_u64((u64)cwnd_fx * mss,
+				   DCC_PACING_MAX_FX_BYTES);
+	u64 rate;
+
+	rate = dcc_div_u64(fx_bytes * DCC_USEC_PER_SEC, rtt_us ? rtt_us : 1);
+	rate = (rate >> DCC_FX_SHIFT) * gain_pct / 100;
+	return rate ? rate : 1;
+}
+
+/* Gap between packets of mss bytes at rate (ns); ~0 for a zero rate. */
+static inline u64 dcc_gap_ns(u64 rate_bytes_ps, u32 mss)
+{
+	if (!rate_bytes_ps)
+		return ~0ULL;
+	return dcc_div_u64((u64)mss * 1000000000ULL, rate_bytes_ps);
+}
+
+/*
+ * Safeguard window for a rate-based sender: the packets that rate can have
+ * outstanding over rtt_us, scaled by gain_pct, at least min_pkts and at most
+ * max_pkts.  It bounds outstanding data; the rate does the limiting.
+ */
+static inline u32 dcc_window_from_rate(u64 rate_bytes_ps, u32 rtt_us,
+				       u32 mss, u32 gain_pct, u32 min_pkts,
+				       u32 max_pkts)
+{
+	u64 bytes;
+
+	/* rate <= 2^40 B/s (8.8 Tbit/s) keeps the products below 2^64. */
+	rate_bytes_ps = dcc_min_u64(rate_bytes_ps, 1ULL << 40);
+	bytes = dcc_div_u64(rate_bytes_ps * rtt_us, DCC_USEC_PER_SEC);
+	bytes = bytes * gain_pct / 100;
+	return dcc_clamp_u32(dcc_sat_u32(dcc_div_u64(bytes + mss - 1,
+						     mss ? mss : 1)),
+			     min_pkts, max_pkts);
+}
+
+/* Megabits per second to bytes per second. */
+static inline u64 dcc_mbps_to_bytes_ps(u32 mbps)
+{
+	return (u64)mbps * 1000000ULL / 8;
+}
+
+#ifdef __KERNEL__
+#include <net/sock.h>
+
+/* Rates below this send single-segment TSO bursts (as BBR does). */
+#define DCC_MIN_TSO_RATE_BYTES_PS	(1200000 / 8)
+
+/* Ask the stack to pace this socket (fq qdisc or TCP's internal timer). */
+static inline void dcc_pacing_request(struct sock *sk)
+{
+	cmpxchg(&sk->sk_pacing_status, SK_PACING_NONE, SK_PACING_NEEDED);
+}
+
+/* Apply a pacing rate, honouring SO_MAX_PACING_RATE. */
+static inline void dcc_pacing_set_rate(struct sock *sk, u64 rate_bytes_ps)
+{
+	u64 max = READ_ONCE(sk->sk_max_pacing_rate);
+
+	WRITE_ONCE(sk->sk_pacing_rate,
+		   (unsigned long)dcc_min_u64(rate_bytes_ps, max));
+}
+
+/* tcp_congestion_ops.min_tso_segs: single segments at low rates. */
+static inline u32 dcc_min_tso_segs(struct sock *sk)
+{
+	return READ_ONCE(sk->sk_pacing_rate) < DCC_MIN_TSO_RATE_BYTES_PS ?
+	       1 : 2;
+}
+#endif /* __KERNEL__ */
+
+#endif /* _DCC_PACING_H */

@@ -1,0 +1,356 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Swift congestion control core (Kumar et al., SIGCOMM 2020).
+ *
+ * Pure integer math, no kernel dependencies: tcp_swift.c feeds it samples
+ * and applies the windows it returns; the unit tests and fuzzers drive it
+ * directly.  Windows are fixed point (dcc_fixed.h) in packets and may fall
+ * below one packet; the glue turns such a window into pacing.
+ *
+ * Two AIMD loops run side by side:
+ *  - the fabric window (fcwnd) against the fabric delay and a target that
+ *    grows with the hop count and shrinks as the window grows (flow scaling);
+ *  - the endpoint window (ecwnd) against the EWMA of the endpoint delay.
+ * The effective window is min(fcwnd, ecwnd).
+ */
+#ifndef _DCC_SWIFT_H
+#define _DCC_SWIFT_H
+
+#include "dcc_fixed.h"
+
+struct swift_params {
+	u32 ai_fx;		/* additive increase per RTT, packets */
+	u32 beta_fx;		/* multiplicative-decrease gain b */
+	u32 max_mdf_fx;		/* largest single cut */
+	u32 min_cwnd_fx;	/* window floor, packets (may be < 1) */
+	u32 max_cwnd_fx;	/* window ceiling, packets */
+	u32 base_target_us;	/* fabric target for one hop, few flows */
+	u32 per_hop_ns;		/* target added per hop */
+	u32 fs_range_us;	/* flow-scaling range */
+	u32 fs_min_cwnd_fx;	/* flow scaling: window given the whole range */
+	u32 fs_max_cwnd_fx;	/* flow scaling: window given nothing */
+	u32 ep_target_us;	/* endpoint-delay target */
+	u32 ep_ewma_keep_fx;	/* EWMA weight kept on the old endpoint delay */
+	u32 retx_reset;		/* RTOs in a row that reset to min_cwnd */
+	u32 minrtt_win_us;	/* lifetime of a minimum-RTT estimate */
+	bool target_rel_minrtt;	/* target counts from the minimum RTT */
+	/* Derived by swift_params_derive(). */
+	u32 fs_isq_max_fx;	/* 1 / sqrt(fs_max_cwnd) */
+	u32 fs_isq_span_fx;	/* 1 / sqrt(fs_min_cwnd) - 1 / sqrt(fs_max_cwnd) */
+};
+
+/* Flags in swift_state.flags. */
+#define SWIFT_F_FDEC_VALID	0x01	/* t_fdec_us holds a decrease time */
+#define SWIFT_F_EDEC_VALID	0x02	/* t_edec_us holds a decrease time */
+#define SWIFT_F_MINRTT_VALID	0x04	/* min_rtt_us is an estimate */
+#define SWIFT_F_EP_VALID	0x08	/* ep_delay_x8 holds an EWMA */
+
+/* What swift_on_ack() did, for counters and tracepoints. */
+#define SWIFT_ACT_FINC		0x01
+#define SWIFT_ACT_FDEC		0x02
+#define SWIFT_ACT_EINC		0x04
+#define SWIFT_ACT_EDEC		0x08
+
+/* Per-connection state; lives in the socket's congestion-control area. */
+struct swift_state {
+	u32 fcwnd_fx;		/* fabric window */
+	u32 ecwnd_fx;		/* endpoint window */
+	u32 prior_cwnd_fx;	/* effective window before the last cut (undo) */
+	u32 t_fdec_us;		/* time of the last fabric decrease */
+	u32 t_edec_us;		/* time of the last endpoint decrease */
+	u32 min_rtt_us;		/* windowed minimum fabric delay */
+	u32 min_rtt_stamp_us;	/* when min_rtt_us was taken */
+	u32 ep_delay_x8;	/* EWMA of the endpoint delay, us << 3 */
+	u32 last_delay_us;	/* latest fabric delay sample */
+	u32 last_target_us;	/* fabric target used for it */
+	u8 retx_cnt;		/* retransmit timeouts in a row */
+	u8 hops;		/* hop count of the path */
+	u8 flags;
+};
+
+/* One ACK's worth of input. */
+struct swift_ack {
+	u32 now_us;		/* current time */
+	u32 srtt_us;		/* smoothed RTT: the "once per RTT" period */
+	u32 num_acked;		/* packets newly acknowledged */
+	u32 delay_us;		/* fabric delay sample, if has_delay */
+	u32 ep_delay_us;	/* endpoint delay sample, if has_ep_delay */
+	bool has_delay;
+	bool has_ep_delay;
+	bool app_limited;	/* not window limited: do not grow */
+};
+
+/* Compute the derived fields of p from the others. */
+static inline void swift_params_derive(struct swift_params *p)
+{
+	u32 isq_min = dcc_fx_inv_sqrt(p->fs_min_cwnd_fx);
+	u32 isq_max = dcc_fx_inv_sqrt(p->fs_max_cwnd_fx);
+
+	p->fs_isq_max_fx = isq_max;
+	p->fs_isq_span_fx = isq_min > isq_max ? isq_min - isq_max : 0;
+}
+
+/*
+ * Flow-scaling term fs(cwnd) = clamp(alpha / sqrt(cwnd) + beta, 0, range),
+ * alpha = range / (1/sqrt(fs_min) - 1/sqrt(fs_max)), beta = -alpha/sqrt(fs_max);
+ * i.e. range * (1/sqrt(cwnd) - 1/sqrt(fs_max)) / span, clamped.
+ */
+static inline u32 swift_flow_scaling_us(const struct swift_params *p,
+					u32 cwnd_fx)
+{
+	u32 isq = dcc_fx_inv_sqrt(cwnd_fx);
+	u64 v;
+
+	if (!p->fs_isq_span_fx || isq <= p->fs_isq_max_fx)
+		return 0;
+	v = dcc_div_u64((u64)p->fs_range_us * (isq - p->fs_isq_max_fx),
+			p->fs_isq_span_fx);
+	return dcc_min_u32(dcc_sat_u32(v), p->fs_range_us);
+}
+
+/* Fabric target delay for the current window and path. */
+static inline u32 swift_target_us(const struct swift_state *s,
+				  const struct swift_params *p)
+{
+	u64 t = p->base_target_us;
+
+	t += ((u64)s->hops * p->per_hop_ns) / 1000;
+	t += swift_flow_scaling_us(p, s->fcwnd_fx);
+	if (p->target_rel_minrtt && (s->flags & SWIFT_F_MINRTT_VALID))
+		t += s->min_rtt_us;
+	return dcc_sat_u32(t);
+}
+
+/* Effective window: min(fabric, endpoint). */
+static inline u32 swift_cwnd_fx(const struct swift_state *s)
+{
+	return dcc_min_u32(s->fcwnd_fx, s->ecwnd_fx);
+}
+
+/* Congestion window in whole packets for TCP: rounded to nearest, >= 1. */
+static inline u32 swift_cwnd_pkts(const struct swift_state *s)
+{
+	u32 c = (swift_cwnd_fx(s) + DCC_FX_ONE / 2) >> DCC_FX_SHIFT;
+
+	return c ? c : 1;
+}
+
+static inline void swift_state_init(struct swift_state *s,
+				    const struct swift_params *p,
+				    u32 init_cwnd_pkts, u32 hops, u32 now_us)
+{
+	u64 c = (u64)init_cwnd_pkts << DCC_FX_SHIFT;
+
+	*s = (struct swift_state){ 0 };
+	s->fcwnd_fx = dcc_clamp_u32(dcc_sat_u32(c), p->min_cwnd_fx,
+				    p->max_cwnd_fx);
+	/* No endpoint samples yet: the endpoint window does not limit. */
+	s->ecwnd_fx = p->max_cwnd_fx;
+	s->prior_cwnd_fx = s->fcwnd_fx;
+	s->hops = hops > 255 ? 255 : (u8)hops;
+	s->min_rtt_stamp_us = now_us;
+}
+
+/* True when at least one RTT passed since the decrease stamped at t. */
+static inline bool swift_can_decrease(const struct swift_state *s, u8 flag,
+				      u32 t_us, u32 now_us, u32 srtt_us)
+{
+	return !(s->flags & flag) || dcc_us_since(now_us, t_us) >= srtt_us;
+}
+
+/* Additive increase of one window: ai per RTT in total. */
+static inline u32 swift_ai(const struct swift_params *p, u32 cwnd_fx,
+			   u32 num_acked)
+{
+	u64 inc;
+
+	num_acked = dcc_min_u32(num_acked, 1U << 16);
+	if (cwnd_fx >= DCC_FX_ONE)
+		inc = dcc_div_u64((u64)p->ai_fx * num_acked << DCC_FX_SHIFT,
+				  cwnd_fx);
+	else
+		inc = (u64)p->ai_fx * num_acked;
+	return dcc_clamp_u32(dcc_sat_u32(cwnd_fx + inc), p->min_cwnd_fx,
+			     p->max_cwnd_fx);
+}
+
+/* Factor of a delay-driven cut: max(1 - b (d - t) / d, 1 - max_mdf). */
+static inline u32 swift_md_factor_fx(const struct swift_params *p,
+				     u32 delay_us, u32 target_us)
+{
+	u32 floor_fx = DCC_FX_ONE - dcc_min_u32(p->max_mdf_fx, DCC_FX_ONE);
+	u64 cut;
+
+	if (!delay_us || delay_us <= target_us)
+		return DCC_FX_ONE;
+	cut = dcc_div_u64((u64)dcc_min_u32(p->beta_fx, DCC_FX_ONE) *
+			  (delay_us - target_us), delay_us);
+	return dcc_max_u32(DCC_FX_ONE - (u32)cut, floor_fx);
+}
+
+static inline u32 swift_cut(const struct swift_params *p, u32 cwnd_fx,
+			    u32 factor_fx)
+{
+	return dcc_clamp_u32(dcc_fx_mul(cwnd_fx, factor_fx), p->min_cwnd_fx,
+			     p->max_cwnd_fx);
+}
+
+/* Track the windowed minimum of the fabric delay. */
+static inline void swift_update_min_rtt(struct swift_state *s,
+					const struct swift_params *p,
+					u32 delay_us, u32 now_us)
+{
+	bool expired = dcc_us_since(now_us, s->min_rtt_stamp_us) >
+		       p->minrtt_win_us;
+
+	if (!(s->flags & SWIFT_F_MINRTT_VALID) || expired ||
+	    delay_us <= s->min_rtt_us) {
+		s->min_rtt_us = delay_us;
+		s->min_rtt_stamp_us = now_us;
+		s->flags |= SWIFT_F_MINRTT_VALID;
+	}
+}
+
+/* Fold an endpoint-delay sample into its EWMA; returns the EWMA in us. */
+static inline u32 swift_update_ep_delay(struct swift_state *s,
+					const struct swift_params *p,
+					u32 sample_us)
+{
+	u64 keep = dcc_min_u32(p->ep_ewma_keep_fx, DCC_FX_ONE);
+	u64 x8 = (u64)dcc_min_u32(sample_us, DCC_U32_MAX >> 3) << 3;
+
+	if (!(s->flags & SWIFT_F_EP_VALID)) {
+		s->ep_delay_x8 = (u32)x8;
+		s->flags |= SWIFT_F_EP_VALID;
+	} else {
+		s->ep_delay_x8 = (u32)((s->ep_delay_x8 * keep +
+					x8 * (DCC_FX_ONE - keep)) >>
+				       DCC_FX_SHIFT);
+	}
+	return s->ep_delay_x8 >> 3;
+}
+
+/* Remember the effective window before a cut so undo can restore it. */
+static inline void swift_save_prior(struct swift_state *s)
+{
+	s->prior_cwnd_fx = swift_cwnd_fx(s);
+}
+
+/* Process one ACK. Returns a mask of SWIFT_ACT_* describing the reaction. */
+static inline u32 swift_on_ack(struct swift_state *s,
+			       const struct swift_params *p,
+			       const struct swift_ack *a)
+{
+	u32 act = 0;
+
+	if (a->num_acked)
+		s->retx_cnt = 0;
+
+	if (a->has_delay && a->delay_us) {
+		u32 target;
+
+		swift_update_min_rtt(s, p, a->delay_us, a->now_us);
+		target = swift_target_us(s, p);
+		s->last_delay_us = a->delay_us;
+		s->last_target_us = target;
+		if (a->delay_us < target) {
+			if (a->num_acked && !a->app_limited) {
+				s->fcwnd_fx = swift_ai(p, s->fcwnd_fx,
+						       a->num_acked);
+				act |= SWIFT_ACT_FINC;
+			}
+		} else if (swift_can_decrease(s, SWIFT_F_FDEC_VALID,
+					      s->t_fdec_us, a->now_us,
+					      a->srtt_us)) {
+			swift_save_prior(s);
+			s->fcwnd_fx = swift_cut(p, s->fcwnd_fx,
+						swift_md_factor_fx(p, a->delay_us,
+								   target));
+			s->t_fdec_us = a->now_us;
+			s->flags |= SWIFT_F_FDEC_VALID;
+			act |= SWIFT_ACT_FDEC;
+		}
+	}
+
+	if (a->has_ep_delay) {
+		u32 ep = swift_update_ep_delay(s, p, a->ep_delay_us);
+
+		if (ep < p->ep_target_us) {
+			if (a->num_acked && !a->app_limited) {
+				s->ecwnd_fx = swift_ai(p, s->ecwnd_fx,
+						       a->num_acked);
+				act |= SWIFT_ACT_EINC;
+			}
+		} else if (swift_can_decrease(s, SWIFT_F_EDEC_VALID,
+					      s->t_edec_us, a->now_us,
+					      a->srtt_us)) {
+			swift_save_prior(s);
+			s->ecwnd_fx = swift_cut(p, s->ecwnd_fx,
+						swift_md_factor_fx(p, ep,
+								   p->ep_target_us));
+			s->t_edec_us = a->now_us;
+			s->flags |= SWIFT_F_EDEC_VALID;
+			act |= SWIFT_ACT_EDEC;
+		}
+	}
+	return act;
+}
+
+/* A loss-driven cut of the fabric window by max_mdf, once per RTT. */
+static inline bool swift_loss_cut(struct swift_state *s,
+				  const struct swift_params *p,
+				  u32 now_us, u32 srtt_us)
+{
+	if (!swift_can_decrease(s, SWIFT_F_FDEC_VALID, s->t_fdec_us, now_us,
+				srtt_us))
+		return false;
+	swift_save_prior(s);
+	s->fcwnd_fx = swift_cut(p, s->fcwnd_fx,
+				DCC_FX_ONE - dcc_min_u32(p->max_mdf_fx,
+							 DCC_FX_ONE));
+	s->t_fdec_us = now_us;
+	s->flags |= SWIFT_F_FDEC_VALID;
+	return true;
+}
+
+/* Entering fast recovery (a loss detected by ACKs). */
+static inline bool swift_on_fast_recovery(struct swift_state *s,
+					  const struct swift_params *p,
+					  u32 now_us, u32 srtt_us)
+{
+	return swift_loss_cut(s, p, now_us, srtt_us);
+}
+
+/*
+ * A retransmit timeout: after retx_reset timeouts in a row the fabric window
+ * drops to its floor, otherwise it is cut by max_mdf (once per RTT).
+ * Returns true if the window was reduced.
+ */
+static inline bool swift_on_rto(struct swift_state *s,
+				const struct swift_params *p,
+				u32 now_us, u32 srtt_us)
+{
+	if (s->retx_cnt < 255)
+		s->retx_cnt++;
+	if (s->retx_cnt >= p->retx_reset) {
+		swift_save_prior(s);
+		s->fcwnd_fx = p->min_cwnd_fx;
+		s->t_fdec_us = now_us;
+		s->flags |= SWIFT_F_FDEC_VALID;
+		return true;
+	}
+	return swift_loss_cut(s, p, now_us, srtt_us);
+}
+
+/* A cut turned out spurious: go back to the window before it. */
+static inline void swift_undo(struct swift_state *s,
+			      const struct swift_params *p)
+{
+	u32 c = dcc_clamp_u32(s->prior_cwnd_fx, p->min_cwnd_fx,
+			      p->max_cwnd_fx);
+
+	s->fcwnd_fx = dcc_max_u32(s->fcwnd_fx, c);
+	s->ecwnd_fx = dcc_max_u32(s->ecwnd_fx, c);
+}
+
+#endif /* _DCC_SWIFT_H */

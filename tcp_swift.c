@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Swift: delay-based congestion control for the datacenter.
+ *
+ * After "Swift: Delay is Simple and Effective for Congestion Control in the
+ * Datacenter", Kumar et al., SIGCOMM 2020.  A window-based AIMD controller
+ * against a target delay that scales with the path's hop count and shrinks
+ * as the window grows.  Windows are fractional; below one packet the socket
+ * keeps a window of one and is paced at one packet every rtt / cwnd.
+ *
+ * The algorithm lives in include/dcc_swift.h (no kernel dependencies, unit
+ * tested in userspace); this file glues it to TCP: it turns ACKs, fast
+ * recovery and retransmit timeouts into core calls and applies the window
+ * and pacing rate the core returns.  See Documentation/swift.rst.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <net/tcp.h>
+
+#include "include/dcc_compat.h"
+#include "include/dcc_param.h"
+#include "include/dcc_pacing.h"
+#include "include/dcc_swift.h"
+
+#define SWIFT_VERSION "0.1"
+
+/* Global parameters in their fixed-point form, rebuilt on every change. */
+static struct swift_params swift_p __read_mostly;
+
+static void swift_params_rebuild(void);
+static int swift_check_cwnd(const char *name, unsigned int val);
+static int swift_check_fs(const char *name, unsigned int val);
+
+DCC_PARAM_UINT(ai_mpkt, 1000, 1, 1000000, NULL, swift_params_rebuild,
+	       "additive increase per RTT, in 1/1000 packet");
+DCC_PARAM_UINT(md_beta_permille, 800, 1, 1000, NULL, swift_params_rebuild,
+	       "multiplicative-decrease gain b, in 1/1000");
+DCC_PARAM_UINT(max_mdf_permille, 500, 1, 999, NULL, swift_params_rebuild,
+	       "largest single window cut, in 1/1000");
+DCC_PARAM_UINT(min_cwnd_mpkt, 1, 1, 1000000, swift_check_cwnd,
+	       swift_params_rebuild,
+	       "smallest window, in 1/1000 packet (below 1000: paced)");
+DCC_PARAM_UINT(max_cwnd_pkts, 256, 1, 65535, swift_check_cwnd,
+	       swift_params_rebuild, "largest window, in packets");
+DCC_PARAM_UINT(base_target_us, 25, 0, 1000000, NULL, swift_params_rebuild,
+	       "fabric target delay for one hop, in microseconds");
+DCC_PARAM_UINT(target_rel_minrtt, 1, 0, 1, NULL, swift_params_rebuild,
+	       "1: the target counts from the connection's minimum RTT; 0: absolute");
+DCC_PARAM_UINT(minrtt_win_ms, 10000, 10, 600000, NULL, swift_params_rebuild,
+	       "lifetime of a minimum-RTT estimate, in milliseconds");
+DCC_PARAM_UINT(hops, 2, 0, 255, NULL, NULL,
+	       "hop count of the path used for the target, in hops");
+DCC_PARAM_UINT(per_hop_ns, 1000, 0, 1000000, NULL, swift_params_rebuild,
+	       "target delay added per hop, in nanoseconds");
+DCC_PARAM_UINT(fs_range_us, 100, 0, 1000000, NULL, swift_params_rebuild,
+	       "flow-scaling range of the target, in microseconds");
+DCC_PARAM_UINT(fs_min_cwnd_mpkt, 100, 1, 65535000, swift_check_fs,
+	       swift_params_rebuild,
+	       "flow scaling: window given the whole range, in 1/1000 packet");
+DCC_PARAM_UINT(fs_max_cwnd_pkts, 256, 1, 65535, swift_check_fs,
+	       swift_params_rebuild,
+	       "flow scaling: window given none of the range, in packets");
+DCC_PARAM_UINT(ep_target_us, 100, 0, 1000000, NULL, swift_params_rebuild,
+	       "endpoint (host) delay target, in microseconds");
+DCC_PARAM_UINT(ep_ewma_keep_permille, 750, 0, 999, NULL,
+	       swift_params_rebuild,
+	       "endpoint-delay EWMA: weight kept on the old value, in 1/1000");
+DCC_PARAM_UINT(retx_reset_threshold, 3, 1, 255, NULL, swift_params_rebuild,
+	       "retransmit timeouts in a row that reset the window to its minimum");
+DCC_PARAM_UINT(pacing_headroom_pct, 120, 100, 1000, NULL, NULL,
+	       "pacing rate for windows of one packet or more, in percent of cwnd/srtt");
+
+static int swift_check_cwnd(const char *name, unsigned int val)
+{
+	unsigned int lo = min_cwnd_mpkt, hi = max_cwnd_pkts;
+
+	if (!strcmp(name, "min_cwnd_mpkt"))
+		lo = val;
+	else
+		hi = val;
+	if ((u64)lo > (u64)hi * 1000) {
+		pr_warn("%s=%u: min_cwnd_mpkt (%u) must not exceed max_cwnd_pkts (%u) * 1000; keeping the old value\n",
+			name, val, lo, hi);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int swift_check_fs(const char *name, unsigned int val)
+{
+	unsigned int lo = fs_min_cwnd_mpkt, hi = fs_max_cwnd_pkts;
+
+	if (!strcmp(name, "fs_min_cwnd_mpkt"))
+		lo = val;
+	else
+		hi = val;
+	if ((u64)lo >= (u64)hi * 1000) {
+		pr_warn("%s=%u: fs_min_cwnd_mpkt (%u) must be below fs_max_cwnd_pkts (%u) * 1000; keeping the old value\n",
+			name, val, lo, hi);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static void swift_params_rebuild(void)
+{
+	struct swift_params p = {
+		.ai_fx = dcc_fx_from_milli(ai_mpkt),
+		.beta_fx = dcc_fx_from_milli(md_beta_permille),
+		.max_mdf_fx = dcc_fx_from_milli(max_mdf_permille),
+		.min_cwnd_fx = dcc_max_u32(dcc_fx_from_milli(min_cwnd_mpkt), 1),
+		.max_cwnd_fx = max_cwnd_pkts << DCC_FX_SHIFT,
+		.base_target_us = base_target_us,
+		.per_hop_ns = per_hop_ns,
+		.fs_range_us = fs_range_us,
+		.fs_min_cwnd_fx = dcc_max_u32(dcc_fx_from_milli(fs_min_cwnd_mpkt),
+					      1),
+		.fs_max_cwnd_fx = fs_max_cwnd_pkts << DCC_FX_SHIFT,
+		.ep_target_us = ep_target_us,
+		.ep_ewma_keep_fx = dcc_fx_from_milli(ep_ewma_keep_permille),
+		.retx_reset = retx_reset_threshold,
+		.minrtt_win_us = minrtt_win_ms * 1000,
+		.target_rel_minrtt = target_rel_minrtt,
+	};
+
+	swift_params_derive(&p);
+	/*
+	 * Readers on the data path may see a mix of old and new fields for
+	 * an instant; every field is valid on its own and the core never
+	 * divides by a field that can be zero, so that is harmless.
+	 */
+	swift_p = p;
+}
+
+/* Per-socket state, in inet_csk_ca(sk). */
+struct swift {
+	struct swift_state s;
+};
+
+static void swift_apply(struct sock *sk)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct swift *ca = inet_csk_ca(sk);
+	u32 cwnd_fx = swift_cwnd_fx(&ca->s);
+	u32 srtt = dcc_srtt_us(tp);
+	u32 gain = cwnd_fx < DCC_FX_ONE ? 100 : READ_ONCE(pacing_headroom_pct);
+
+	tcp_snd_cwnd_set(tp, min(swift_cwnd_pkts(&ca->s), tp->snd_cwnd_clamp));
+	if (srtt)
+		dcc_pacing_set_rate(sk, dcc_rate_from_window(cwnd_fx,
+							     tp->mss_cache,
+							     srtt, gain));
+}
+
+static void swift_init(struct sock *sk)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct swift *ca = inet_csk_ca(sk);
+
+	swift_state_init(&ca->s, &swift_p, tcp_snd_cwnd(tp), READ_ONCE(hops),
+			 dcc_now_us(tp));
+	dcc_pacing_request(sk);
+	swift_apply(sk);
+}
+
+static void swift_cong_control(DCC_CONG_CONTROL_ARGS)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct swift *ca = inet_csk_ca(sk);
+	struct swift_ack a = {
+		.now_us = dcc_now_us(tp),
+		.srtt_us = dcc_srtt_us(tp),
+		.num_acked = rs->acked_sacked,
+		.has_delay = rs->rtt_us > 0,
+		.delay_us = rs->rtt_us > 0 ? (u32)rs->rtt_us : 0,
+		.app_limited = !tcp_is_cwnd_limited(sk),
+	};
+
+	swift_on_ack(&ca->s, &swift_p, &a);
+	swift_apply(sk);
+}
+
+static void swift_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct swift *ca = inet_csk_ca(sk);
+
+	/* CA_EVENT_LOSS is raised by a retransmit timeout only. */
+	if (ev == CA_EVENT_LOSS &&
+	    swift_on_rto(&ca->s, &swift_p, dcc_now_us(tp), dcc_srtt_us(tp)))
+		swift_apply(sk);
+}
+
+static void swift_set_state(struct sock *sk, u8 new_state)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct swift *ca = inet_csk_ca(sk);
+
+	if (new_state == TCP_CA_Recovery &&
+	    inet_csk(sk)->icsk_ca_state != TCP_CA_Recovery &&
+	    swift_on_fast_recovery(&ca->s, &swift_p, dcc_now_us(tp),
+				   dcc_srtt_us(tp)))
+		swift_apply(sk);
+}
+
+static u32 swift_ssthresh(struct sock *sk)
+{
+	const struct swift *ca = inet_csk_ca(sk);
+	u32 cut = DCC_FX_ONE - swift_p.max_mdf_fx;
+
+	return max(dcc_fx_mul(swift_cwnd_fx(&ca->s), cut) >> DCC_FX_SHIFT, 2U);
+}
+
+static u32 swift_undo_cwnd(struct sock *sk)
+{
+	struct swift *ca = inet_csk_ca(sk);
+
+	swift_undo(&ca->s, &swift_p);
+	return swift_cwnd_pkts(&ca->s);
+}
+
+static struct tcp_congestion_ops swift_ops __read_mostly = {
+	.flags		= TCP_CONG_NON_RESTRICTED,
+	.name		= "swift",
+	.owner		= THIS_MODULE,
+	.init		= swift_init,
+	.cong_control	= swift_cong_control,
+	.cwnd_event	= swift_cwnd_event,
+	.set_state	= swift_set_state,
+	.ssthresh	= swift_ssthresh,
+	.undo_cwnd	= swift_undo_cwnd,
+	.min_tso_segs	= dcc_min_tso_segs,
+};
+
+static int __init swift_register(void)
+{
+	BUILD_BUG_ON(sizeof(struct swift) > ICSK_CA_PRIV_SIZE);
+
+	swift_params_rebuild();
+	return tcp_register_congestion_control(&swift_ops);
+}
+
+static void __exit swift_unregister(void)
+{
+	tcp_unregister_congestion_control(&swift_ops);
+}
+
+module_init(swift_register);
+module_exit(swift_unregister);
+
+MODULE_AUTHOR("Datacenter congestion control authors");
+MODULE_LICENSE("GPL");
+MODULE_VERSION(SWIFT_VERSION);
+MODULE_DESCRIPTION("TCP Swift (delay-target AIMD with flow scaling and sub-packet windows)");
