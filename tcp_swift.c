@@ -147,10 +147,11 @@ static void swift_apply(struct sock *sk)
 	u32 gain = cwnd_fx < DCC_FX_ONE ? 100 : READ_ONCE(pacing_headroom_pct);
 
 	tcp_snd_cwnd_set(tp, min(swift_cwnd_pkts(&ca->s), tp->snd_cwnd_clamp));
+	/* Before the first RTT sample the initial window alone limits. */
 	if (srtt)
 		dcc_pacing_set_rate(sk, dcc_rate_from_window(cwnd_fx,
-							     tp->mss_cache,
-							     srtt, gain));
+			tp->mss_cache, swift_pacing_rtt_us(&ca->s, &swift_p, srtt),
+			gain));
 }
 
 static void swift_init(struct sock *sk)
@@ -175,6 +176,7 @@ static void swift_cong_control(DCC_CONG_CONTROL_ARGS)
 		.has_delay = rs->rtt_us > 0,
 		.delay_us = rs->rtt_us > 0 ? (u32)rs->rtt_us : 0,
 		.app_limited = !tcp_is_cwnd_limited(sk),
+		.ack_delayed = rs->is_ack_delayed,
 	};
 
 	swift_on_ack(&ca->s, &swift_p, &a);

@@ -51,11 +51,19 @@ static inline u32 dcc_window_from_rate(u64 rate_bytes_ps, u32 rtt_us,
 				       u32 mss, u32 gain_pct, u32 min_pkts,
 				       u32 max_pkts)
 {
-	u64 bytes;
+	u64 bytes, mb_per_s;
 
-	/* rate <= 2^40 B/s (8.8 Tbit/s) keeps the products below 2^64. */
+	/*
+	 * rate <= 2^40 B/s (8.8 Tbit/s).  rate * rtt_us alone would wrap for
+	 * rtt_us >= 2^24 (16.8 s), so multiply the whole MB/s and the rest
+	 * separately: both products stay below 2^53 for any u32 rtt_us (and
+	 * bytes * gain_pct below 2^64 for gain_pct < 2^11).
+	 */
 	rate_bytes_ps = dcc_min_u64(rate_bytes_ps, 1ULL << 40);
-	bytes = dcc_div_u64(rate_bytes_ps * rtt_us, DCC_USEC_PER_SEC);
+	mb_per_s = dcc_div_u64(rate_bytes_ps, DCC_USEC_PER_SEC);
+	rate_bytes_ps -= mb_per_s * DCC_USEC_PER_SEC;
+	bytes = mb_per_s * rtt_us +
+		dcc_div_u64(rate_bytes_ps * rtt_us, DCC_USEC_PER_SEC);
 	bytes = bytes * gain_pct / 100;
 	return dcc_clamp_u32(dcc_sat_u32(dcc_div_u64(bytes + mss - 1,
 						     mss ? mss : 1)),

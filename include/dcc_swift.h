@@ -71,13 +71,14 @@ struct swift_state {
 /* One ACK's worth of input. */
 struct swift_ack {
 	u32 now_us;		/* current time */
-	u32 srtt_us;		/* smoothed RTT: the "once per RTT" period */
+	u32 srtt_us;		/* smoothed RTT, when there is no delay sample */
 	u32 num_acked;		/* packets newly acknowledged */
 	u32 delay_us;		/* fabric delay sample, if has_delay */
 	u32 ep_delay_us;	/* endpoint delay sample, if has_ep_delay */
 	bool has_delay;
 	bool has_ep_delay;
 	bool app_limited;	/* not window limited: do not grow */
+	bool ack_delayed;	/* likely a delayed ACK: delay overstated */
 };
 
 /* Compute the derived fields of p from the others. */
@@ -230,17 +231,51 @@ static inline u32 swift_update_ep_delay(struct swift_state *s,
 	return s->ep_delay_x8 >> 3;
 }
 
+/*
+ * RTT to pace with: the smoothed RTT, but never more than the delay Swift
+ * steers to (the target, or the minimum RTT if that is larger).  A burst
+ * that queues for many base RTTs inflates srtt long after the queue has
+ * drained, and a sub-packet window sends too rarely to refresh it: pacing
+ * one packet every srtt / cwnd would then wait far longer than the
+ * controller intends.  At the operating point srtt ~ target, so this is
+ * the paper's rtt / cwnd.
+ */
+static inline u32 swift_pacing_rtt_us(const struct swift_state *s,
+				      const struct swift_params *p,
+				      u32 srtt_us)
+{
+	u32 cap = swift_target_us(s, p);
+
+	if (s->flags & SWIFT_F_MINRTT_VALID)
+		cap = dcc_max_u32(cap, s->min_rtt_us);
+	if (!srtt_us)
+		return cap;
+	return cap ? dcc_min_u32(srtt_us, cap) : srtt_us;
+}
+
 /* Remember the effective window before a cut so undo can restore it. */
 static inline void swift_save_prior(struct swift_state *s)
 {
 	s->prior_cwnd_fx = swift_cwnd_fx(s);
 }
 
-/* Process one ACK. Returns a mask of SWIFT_ACT_* describing the reaction. */
+/*
+ * Process one ACK. Returns a mask of SWIFT_ACT_* describing the reaction.
+ *
+ * "At most one decrease per RTT" is judged with the RTT of the sample
+ * itself: a cut is allowed when the acknowledged packet left after the
+ * previous cut (now - delay >= t_last_decrease), so the controller never
+ * reacts twice to the congestion one cut already answered.  srtt would
+ * lag a queue that builds within a few RTTs (an incast), allowing a cut
+ * for every few packets of the same burst; after a long queue it would
+ * hold cuts back for as long as it stays inflated.  Without a delay
+ * sample, srtt stands in.
+ */
 static inline u32 swift_on_ack(struct swift_state *s,
 			       const struct swift_params *p,
 			       const struct swift_ack *a)
 {
+	u32 rtt_us = a->has_delay && a->delay_us ? a->delay_us : a->srtt_us;
 	u32 act = 0;
 
 	if (a->num_acked)
@@ -249,7 +284,11 @@ static inline u32 swift_on_ack(struct swift_state *s,
 	if (a->has_delay && a->delay_us) {
 		u32 target;
 
-		swift_update_min_rtt(s, p, a->delay_us, a->now_us);
+		/* A delayed ACK overstates the delay: it may only lower the
+		 * minimum and show room to grow, never cause a cut.
+		 */
+		if (!a->ack_delayed || a->delay_us < s->min_rtt_us)
+			swift_update_min_rtt(s, p, a->delay_us, a->now_us);
 		target = swift_target_us(s, p);
 		s->last_delay_us = a->delay_us;
 		s->last_target_us = target;
@@ -259,9 +298,10 @@ static inline u32 swift_on_ack(struct swift_state *s,
 						       a->num_acked);
 				act |= SWIFT_ACT_FINC;
 			}
-		} else if (swift_can_decrease(s, SWIFT_F_FDEC_VALID,
+		} else if (!a->ack_delayed &&
+			   swift_can_decrease(s, SWIFT_F_FDEC_VALID,
 					      s->t_fdec_us, a->now_us,
-					      a->srtt_us)) {
+					      a->delay_us)) {
 			swift_save_prior(s);
 			s->fcwnd_fx = swift_cut(p, s->fcwnd_fx,
 						swift_md_factor_fx(p, a->delay_us,
@@ -283,7 +323,7 @@ static inline u32 swift_on_ack(struct swift_state *s,
 			}
 		} else if (swift_can_decrease(s, SWIFT_F_EDEC_VALID,
 					      s->t_edec_us, a->now_us,
-					      a->srtt_us)) {
+					      rtt_us)) {
 			swift_save_prior(s);
 			s->ecwnd_fx = swift_cut(p, s->ecwnd_fx,
 						swift_md_factor_fx(p, ep,

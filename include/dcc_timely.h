@@ -1,0 +1,434 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * TIMELY rate computation engine (Mittal et al., SIGCOMM 2015), with the
+ * patched variant of Zhu et al. ("ECN or Delay", CoNEXT 2016).
+ *
+ * Pure integer math, no kernel dependencies: the glue measures one RTT per
+ * completion event, subtracts the serialization time of the segment and
+ * feeds it here; it paces at the rate this returns.  The unit tests and
+ * fuzzers drive it directly.
+ *
+ * Per completion, with rtt the instantaneous sample (not smoothed):
+ *
+ *	rtt_diff = (1 - a) * rtt_diff + a * (rtt - prev_rtt); prev_rtt = rtt
+ *	g = rtt_diff / min_rtt
+ *	rtt < T_low:	R += delta
+ *	rtt > T_high:	R *= 1 - b * (1 - T_high / rtt)
+ *	g <= 0:		R += N * delta	(N = hai_n after hai_thresh in a row)
+ *	g > 0:		R *= 1 - b * g
+ *
+ * The patched variant replaces the last two lines (T_low <= rtt <= T_high)
+ * with R = delta * (1 - w(g)) + R * (1 - b_p * w(g) * (rtt - T_low) / T_low),
+ * w(g) = clamp(2 g + 1/2, 0, 1), which has a unique, fair fixed point.
+ *
+ * Every multiplicative factor is floored at 1 - max_dec, so one update never
+ * takes more than max_dec of the rate, and the rate stays in
+ * [min_rate, max_rate] and is never 0.
+ *
+ * Fixed point:
+ *  - params *_fx are unsigned DCC_FX_SHIFT (16) fractional bits;
+ *  - rtt_diff_fx is signed microseconds with 16 fractional bits; the EWMA
+ *    is computed exactly and rounded once, toward zero, so a constant RTT
+ *    decays it to exactly 0 from either side;
+ *  - the gradient is dimensionless, signed, 16 fractional bits (grad_fx);
+ *    its sign (g <= 0 or g > 0) is taken from rtt_diff_fx, not from the
+ *    rounded quotient, so a tiny rise still counts as a rise;
+ *  - cuts and the patched weight w(g) are computed with 32 fractional
+ *    bits straight from rtt_diff_fx and applied with a 64-bit split
+ *    multiply (exact floor), so the 0.008 gain of the patched variant keeps
+ *    its precision; a cut is rounded down (never more than max_dec).
+ * Bounds that keep every product below 2^63: rates and delta <= 2^40 B/s
+ * (8.8 Tbit/s), RTT samples saturate at 2^30 us (~18 min), gains and
+ * max_dec are used as at most 1.0, hai_n as at most 2^16.
+ */
+#ifndef _DCC_TIMELY_H
+#define _DCC_TIMELY_H
+
+#include "dcc_fixed.h"
+
+#define TIMELY_VARIANT_PAPER	0	/* Mittal et al., Algorithm 1 */
+#define TIMELY_VARIANT_PATCHED	1	/* Zhu et al., unique fixed point */
+
+#define TIMELY_RATE_LIMIT	BIT_ULL(40)	/* ceiling on rates, B/s */
+#define TIMELY_RTT_LIMIT_US	BIT(30)		/* RTT samples saturate here */
+#define TIMELY_HAI_N_LIMIT	BIT(16)		/* largest HAI multiplier used */
+#define TIMELY_FRAC32_ONE	BIT_ULL(32)	/* 1.0 with 32 fractional bits */
+/* Largest |rtt_diff_fx|: a difference of TIMELY_RTT_LIMIT_US. */
+#define TIMELY_DIFF_LIMIT_FX	((s64)TIMELY_RTT_LIMIT_US << DCC_FX_SHIFT)
+#define TIMELY_NEG_COUNT_MAX	0xffff
+
+struct timely_params {
+	u32 variant;		/* TIMELY_VARIANT_* */
+	u32 ewma_alpha_fx;	/* a: weight of the new RTT difference */
+	u32 beta_fx;		/* b: decrease gain (paper) */
+	u32 patched_beta_fx;	/* b_p: decrease gain (patched variant) */
+	u32 max_dec_fx;		/* largest fraction one update may take */
+	u32 t_low_us;		/* below: additive increase; patched rtt_ref */
+	u32 t_high_us;		/* above: multiplicative decrease */
+	u32 min_rtt_us;		/* fabric constant normalizing the gradient */
+	u32 hai_thresh;		/* g <= 0 completions in a row before HAI */
+	u32 hai_n;		/* HAI multiplier N */
+	u64 delta_bytes_ps;	/* additive step, bytes per second */
+	u64 min_rate_bytes_ps;	/* rate floor (the rate is never 0) */
+	u64 max_rate_bytes_ps;	/* rate ceiling, usually the line rate */
+	u64 line_rate_bytes_ps;	/* NIC rate, for the serialization delay */
+};
+
+/* What one completion did (timely_state.regime). */
+enum timely_regime {
+	TIMELY_FIRST,		/* first sample: only sets prev_rtt */
+	TIMELY_AI_LOW,		/* rtt < T_low: R += delta */
+	TIMELY_MD_HIGH,		/* rtt > T_high: R *= 1 - b (1 - T_high/rtt) */
+	TIMELY_AI,		/* g <= 0: R += delta */
+	TIMELY_HAI,		/* g <= 0, hai_thresh in a row: R += N delta */
+	TIMELY_MD_GRAD,		/* g > 0: R *= 1 - b g */
+	TIMELY_PATCHED,		/* patched variant's update in the band */
+};
+
+/* Flags in timely_state.flags. */
+#define TIMELY_F_PREV_VALID	0x01	/* prev_rtt_us holds a sample */
+
+/* Per-connection state; lives in the socket's congestion-control area. */
+struct timely_state {
+	u64 rate_bytes_ps;	/* target rate, bytes per second */
+	s64 rtt_diff_fx;	/* EWMA of RTT differences, us, signed fx */
+	u32 prev_rtt_us;	/* previous sample (if TIMELY_F_PREV_VALID) */
+	s32 grad_fx;		/* last normalized gradient, signed fx */
+	u32 acked_bytes;	/* bytes acked towards the next completion */
+	u16 neg_count;		/* completions in a row with g <= 0 */
+	u8 regime;		/* enum timely_regime of the last update */
+	u8 flags;		/* TIMELY_F_* */
+};
+
+/*
+ * Paper defaults, scaled to the line rate: delta is 1/1000 of it (10 Mbit/s
+ * at 10 Gbit/s), the floor 1/10000 (at least 1 B/s), the ceiling the line
+ * rate; a = 0.875, b = 0.8, b_p = 0.008, max_dec = 0.5, T_low = 50 us,
+ * T_high = 500 us, min_rtt = 20 us, HAI after 5 with N = 5.
+ */
+static inline void timely_params_default(struct timely_params *p,
+					 u64 line_rate_bytes_ps)
+{
+	u64 line = dcc_min_u64(line_rate_bytes_ps, TIMELY_RATE_LIMIT);
+
+	*p = (struct timely_params){ 0 };
+	p->variant = TIMELY_VARIANT_PAPER;
+	p->ewma_alpha_fx = dcc_fx_from_milli(875);
+	p->beta_fx = dcc_fx_from_milli(800);
+	p->patched_beta_fx = dcc_fx_from_milli(8);
+	p->max_dec_fx = dcc_fx_from_milli(500);
+	p->t_low_us = 50;
+	p->t_high_us = 500;
+	p->min_rtt_us = 20;
+	p->hai_thresh = 5;
+	p->hai_n = 5;
+	p->delta_bytes_ps = dcc_div_u64(line, 1000);
+	p->min_rate_bytes_ps = dcc_div_u64(line, 10000);
+	if (!p->min_rate_bytes_ps)
+		p->min_rate_bytes_ps = 1;
+	p->max_rate_bytes_ps = line;
+	p->line_rate_bytes_ps = line_rate_bytes_ps;
+}
+
+/*
+ * True when every field is in the range the algorithm is meant for.  The
+ * engine stays safe (no overflow, rate in bounds, never 0) without this;
+ * the glue uses it to refuse a bad combination.
+ */
+static inline bool timely_params_valid(const struct timely_params *p)
+{
+	return p->variant <= TIMELY_VARIANT_PATCHED &&
+	       p->ewma_alpha_fx <= DCC_FX_ONE &&
+	       p->beta_fx <= DCC_FX_ONE &&
+	       p->patched_beta_fx <= DCC_FX_ONE &&
+	       p->max_dec_fx <= DCC_FX_ONE &&
+	       p->t_low_us <= p->t_high_us &&
+	       p->t_high_us < TIMELY_RTT_LIMIT_US &&
+	       p->min_rtt_us >= 1 &&
+	       p->hai_n >= 1 && p->hai_n <= TIMELY_HAI_N_LIMIT &&
+	       p->delta_bytes_ps <= TIMELY_RATE_LIMIT &&
+	       p->min_rate_bytes_ps >= 1 &&
+	       p->min_rate_bytes_ps <= p->max_rate_bytes_ps &&
+	       p->max_rate_bytes_ps <= TIMELY_RATE_LIMIT;
+}
+
+/* Rate clamped to [min_rate, max_rate] (max wins if they cross), >= 1. */
+static inline u64 timely_clamp_rate(const struct timely_params *p, u64 rate)
+{
+	u64 hi = dcc_min_u64(p->max_rate_bytes_ps, TIMELY_RATE_LIMIT);
+
+	if (rate < p->min_rate_bytes_ps)
+		rate = p->min_rate_bytes_ps;
+	rate = dcc_min_u64(rate, hi);
+	return rate ? rate : 1;
+}
+
+static inline void timely_state_init(struct timely_state *s,
+				     const struct timely_params *p,
+				     u64 start_rate_bytes_ps)
+{
+	*s = (struct timely_state){ 0 };
+	s->rate_bytes_ps = timely_clamp_rate(p, start_rate_bytes_ps);
+	s->regime = TIMELY_FIRST;
+}
+
+/*
+ * Forget the RTT history but keep the rate (e.g. after an idle period): the
+ * next sample is a first one again.
+ */
+static inline void timely_restart(struct timely_state *s)
+{
+	s->rtt_diff_fx = 0;
+	s->grad_fx = 0;
+	s->neg_count = 0;
+	s->acked_bytes = 0;
+	s->flags &= ~TIMELY_F_PREV_VALID;
+}
+
+/* Time to put seg_bytes on the wire at the line rate, us, rounded down. */
+static inline u32 timely_serialization_us(const struct timely_params *p,
+					  u32 seg_bytes)
+{
+	return dcc_sat_u32(dcc_div_u64((u64)seg_bytes * DCC_USEC_PER_SEC,
+				       p->line_rate_bytes_ps));
+}
+
+/*
+ * RTT for the engine: the completion time minus the serialization of the
+ * segment (so it does not depend on the segment size), at least 1 us.
+ */
+static inline u32 timely_rtt_for_engine(const struct timely_params *p,
+					u32 raw_rtt_us, u32 seg_bytes)
+{
+	u32 ser = timely_serialization_us(p, seg_bytes);
+
+	return raw_rtt_us > ser ? raw_rtt_us - ser : 1;
+}
+
+/*
+ * One update per completion event: an ACK (or ACKs) covering at least
+ * segment_bytes, or less when the flow has nothing more to send.
+ */
+static inline bool timely_completion_due(u32 bytes_acked, u32 segment_bytes,
+					 bool no_more_data)
+{
+	if (!bytes_acked)
+		return false;
+	return bytes_acked >= segment_bytes || no_more_data;
+}
+
+/*
+ * Count newly acked bytes; true (and the count restarts) when they complete
+ * a segment, i.e. when the glue should call timely_on_completion().
+ */
+static inline bool timely_account_acked(struct timely_state *s,
+					u32 newly_acked, u32 segment_bytes,
+					bool no_more_data)
+{
+	u64 acked = (u64)s->acked_bytes + newly_acked;
+
+	s->acked_bytes = dcc_sat_u32(acked);
+	if (!timely_completion_due(s->acked_bytes, segment_bytes,
+				   no_more_data))
+		return false;
+	s->acked_bytes = 0;
+	return true;
+}
+
+/* |v| as an unsigned value (also right for the most negative s64). */
+static inline u64 timely_abs64(s64 v)
+{
+	return v < 0 ? 0 - (u64)v : (u64)v;
+}
+
+/* mag with the sign neg; mag < 2^63. */
+static inline s64 timely_signed64(u64 mag, bool neg)
+{
+	return neg ? -(s64)mag : (s64)mag;
+}
+
+static inline s64 timely_clamp_diff(s64 v)
+{
+	if (v > TIMELY_DIFF_LIMIT_FX)
+		return TIMELY_DIFF_LIMIT_FX;
+	if (v < -TIMELY_DIFF_LIMIT_FX)
+		return -TIMELY_DIFF_LIMIT_FX;
+	return v;
+}
+
+/*
+ * (1 - a) * old + a * new, both in us fx with |x| <= 2^46: each product and
+ * their (convex) sum stay below 2^62.  Rounded once, toward zero.
+ */
+static inline s64 timely_ewma_fx(s64 old_fx, s64 new_fx, u32 a_fx)
+{
+	u32 a = dcc_min_u32(a_fx, DCC_FX_ONE);
+	s64 sum = old_fx * (s64)(DCC_FX_ONE - a) + new_fx * (s64)a;
+
+	return timely_signed64(timely_abs64(sum) >> DCC_FX_SHIFT, sum < 0);
+}
+
+/* Normalized gradient rtt_diff / min_rtt in signed fx, saturated to s32. */
+static inline s32 timely_gradient_fx(const struct timely_params *p,
+				     s64 rtt_diff_fx)
+{
+	u64 mag = dcc_div_u64(timely_abs64(rtt_diff_fx),
+			      dcc_max_u32(p->min_rtt_us, 1));
+
+	mag = dcc_min_u64(mag, 0x7fffffff);
+	return (s32)timely_signed64(mag, rtt_diff_fx < 0);
+}
+
+/*
+ * Patched variant's weight w(g) = 0 for g <= -1/4, 2 g + 1/2 between,
+ * 1 for g >= 1/4, with 32 fractional bits (TIMELY_FRAC32_ONE is 1), from
+ * rtt_diff_fx directly (g = rtt_diff / min_rtt is not rounded first).
+ */
+static inline u64 timely_patched_w32(const struct timely_params *p,
+				     s64 rtt_diff_fx)
+{
+	u64 min_rtt = dcc_max_u32(p->min_rtt_us, 1);
+	u64 mag = timely_abs64(rtt_diff_fx);
+	u64 half = TIMELY_FRAC32_ONE / 2;
+	u64 m;
+
+	/* |g| >= 1/4: |rtt_diff_fx| >= min_rtt << 14. */
+	if (mag >= min_rtt << (DCC_FX_SHIFT - 2))
+		return rtt_diff_fx < 0 ? 0 : TIMELY_FRAC32_ONE;
+	/* 2 |g| in 32 fractional bits; mag << 17 < min_rtt << 31. */
+	m = dcc_div_u64(mag << (DCC_FX_SHIFT + 1), min_rtt);
+	return rtt_diff_fx < 0 ? half - m : half + m;
+}
+
+/* x * f / 2^32 rounded down, exact for x <= 2^40 and f <= 2^32. */
+static inline u64 timely_mul_frac32(u64 x, u64 f)
+{
+	u64 hi = x >> 16, lo = x & 0xffff;
+
+	return (hi * f + ((lo * f) >> 16)) >> 16;
+}
+
+/*
+ * Take the fraction cut32 (32 fractional bits) off the rate, at most
+ * max_dec of it: the rate keeps at least (1 - max_dec) * rate.
+ */
+static inline u64 timely_cut(const struct timely_params *p, u64 rate,
+			     u64 cut32)
+{
+	u64 cap = (u64)dcc_min_u32(p->max_dec_fx, DCC_FX_ONE) << DCC_FX_SHIFT;
+
+	return rate - timely_mul_frac32(rate, dcc_min_u64(cut32, cap));
+}
+
+/* Gain as used: at most 1.0. */
+static inline u64 timely_gain(u32 gain_fx)
+{
+	return dcc_min_u32(gain_fx, DCC_FX_ONE);
+}
+
+/* Fraction b * (1 - T_high / rtt) = b * (rtt - T_high) / rtt, rtt > T_high. */
+static inline u64 timely_high_cut32(const struct timely_params *p, u32 rtt_us)
+{
+	return dcc_div_u64((timely_gain(p->beta_fx) << DCC_FX_SHIFT) *
+			   (rtt_us - p->t_high_us), rtt_us);
+}
+
+/* Fraction b * g, from rtt_diff_fx > 0 directly (no rounding of g). */
+static inline u64 timely_grad_cut32(const struct timely_params *p,
+				    s64 rtt_diff_fx)
+{
+	return dcc_div_u64(timely_gain(p->beta_fx) * (u64)rtt_diff_fx,
+			   dcc_max_u32(p->min_rtt_us, 1));
+}
+
+/*
+ * Patched band update: R = delta (1 - w) + R (1 - b_p w err), with
+ * err = (rtt - T_low) / T_low (>= 0 in the band).
+ */
+static inline u64 timely_patched_rate(const struct timely_params *p,
+				      u64 rate, u32 rtt_us, s64 rtt_diff_fx)
+{
+	u64 delta = dcc_min_u64(p->delta_bytes_ps, TIMELY_RATE_LIMIT);
+	u32 ref = dcc_max_u32(p->t_low_us, 1);
+	u64 w = timely_patched_w32(p, rtt_diff_fx);
+	u64 cut32 = 0;
+
+	/* b_p w with 32 fractional bits (<= 2^32), times err < 2^30. */
+	if (rtt_us > ref)
+		cut32 = dcc_div_u64(((timely_gain(p->patched_beta_fx) * w) >>
+				     DCC_FX_SHIFT) * (rtt_us - ref), ref);
+	rate = timely_cut(p, rate, cut32);
+	return rate + timely_mul_frac32(delta, TIMELY_FRAC32_ONE - w);
+}
+
+/*
+ * Process one completion event with the engine RTT rtt_us (see
+ * timely_rtt_for_engine()).  Updates s->rate_bytes_ps; returns what it did.
+ *
+ * HAI: neg_count counts the completions in a row (after the first sample,
+ * in every regime) whose smoothed gradient is <= 0; it is incremented
+ * before the test, as in the paper's Algorithm 1, and any g > 0 resets it.
+ * So with hai_thresh = 5 the 5th such completion in a row is the first to
+ * add hai_n * delta (if its RTT is in the band); the 1st to 4th add delta.
+ */
+static inline enum timely_regime
+timely_on_completion(struct timely_state *s, const struct timely_params *p,
+		     u32 rtt_us)
+{
+	u64 rate = timely_clamp_rate(p, s->rate_bytes_ps);
+	u64 delta = dcc_min_u64(p->delta_bytes_ps, TIMELY_RATE_LIMIT);
+	enum timely_regime r;
+	s64 new_diff_fx;
+
+	rtt_us = dcc_min_u32(rtt_us, TIMELY_RTT_LIMIT_US);
+	if (!(s->flags & TIMELY_F_PREV_VALID)) {
+		s->prev_rtt_us = rtt_us;
+		s->flags |= TIMELY_F_PREV_VALID;
+		s->rate_bytes_ps = rate;
+		s->regime = TIMELY_FIRST;
+		return TIMELY_FIRST;
+	}
+
+	new_diff_fx = ((s64)rtt_us -
+		       (s64)dcc_min_u32(s->prev_rtt_us, TIMELY_RTT_LIMIT_US)) *
+		      DCC_FX_ONE;
+	s->prev_rtt_us = rtt_us;
+	s->rtt_diff_fx = timely_ewma_fx(timely_clamp_diff(s->rtt_diff_fx),
+					new_diff_fx, p->ewma_alpha_fx);
+	s->grad_fx = timely_gradient_fx(p, s->rtt_diff_fx);
+	if (s->rtt_diff_fx > 0)
+		s->neg_count = 0;
+	else if (s->neg_count < TIMELY_NEG_COUNT_MAX)
+		s->neg_count++;
+
+	if (rtt_us < p->t_low_us) {
+		rate += delta;
+		r = TIMELY_AI_LOW;
+	} else if (rtt_us > p->t_high_us) {
+		rate = timely_cut(p, rate, timely_high_cut32(p, rtt_us));
+		r = TIMELY_MD_HIGH;
+	} else if (p->variant == TIMELY_VARIANT_PATCHED) {
+		rate = timely_patched_rate(p, rate, rtt_us,
+					   s->rtt_diff_fx);
+		r = TIMELY_PATCHED;
+	} else if (s->rtt_diff_fx <= 0) {
+		if (s->neg_count >= p->hai_thresh) {
+			rate += delta * dcc_min_u32(p->hai_n,
+						    TIMELY_HAI_N_LIMIT);
+			r = TIMELY_HAI;
+		} else {
+			rate += delta;
+			r = TIMELY_AI;
+		}
+	} else {
+		rate = timely_cut(p, rate,
+				  timely_grad_cut32(p, s->rtt_diff_fx));
+		r = TIMELY_MD_GRAD;
+	}
+
+	s->rate_bytes_ps = timely_clamp_rate(p, rate);
+	s->regime = r;
+	return r;
+}
+
+#endif /* _DCC_TIMELY_H */

@@ -1,0 +1,1894 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of the Swift core, include/dcc_swift.h.
+ *
+ * Expectations come from a double-precision reference model written here
+ * from the Swift section of the project's ALGORITHMS.md, not from the header:
+ *
+ *	d < t:		cwnd += ai * n / cwnd  (cwnd >= 1),  cwnd += ai * n  (< 1)
+ *	d >= t:		once per RTT: cwnd *= max(1 - b (d - t) / d, 1 - max_mdf)
+ *			(the header's RTT here is the sample's own delay d:
+ *			a cut needs d us since the previous one)
+ *	RTO:		retx += 1; retx >= RETX_RESET: cwnd = min_cwnd
+ *			else once per RTT: cwnd *= 1 - max_mdf
+ *	recovery:	once per RTT: cwnd *= 1 - max_mdf
+ *	cwnd = clamp(cwnd, min_cwnd, max_cwnd)
+ *	t = base + hops * h + fs(fcwnd) [+ min RTT],
+ *	fs(c) = clamp(alpha / sqrt(c) + beta, 0, fs_range),
+ *	alpha = fs_range / (1 / sqrt(fs_min) - 1 / sqrt(fs_max)),
+ *	beta = -alpha / sqrt(fs_max).
+ *
+ * The model takes the parameters the header sees (fixed-point values read
+ * as reals), so the only differences left are the header's roundings; each
+ * tolerance below says which rounding it covers.
+ */
+#include "dcc_test.h"
+
+#include "dcc_fixed.h"
+#include "dcc_pacing.h"
+#include "dcc_swift.h"
+
+#define FX		65536.0
+#define ULP		(1.0 / FX)	/* one fixed-point step, in packets */
+#define FX_OF(x)	((u32)lround((x) * FX))
+#define PKTS(fx)	((double)(fx) / FX)
+
+/* ---------------------------------------------------------------------- */
+/* Parameters                                                             */
+
+/* Module parameter values (tcp_swift.c), in their module units. */
+struct mod_params {
+	u32 ai_mpkt, md_beta_permille, max_mdf_permille, min_cwnd_mpkt;
+	u32 max_cwnd_pkts, base_target_us, target_rel_minrtt, minrtt_win_ms;
+	u32 per_hop_ns, fs_range_us, fs_min_cwnd_mpkt, fs_max_cwnd_pkts;
+	u32 ep_target_us, ep_ewma_keep_permille, retx_reset_threshold;
+};
+
+static const struct mod_params mod_defaults = {
+	.ai_mpkt = 1000,
+	.md_beta_permille = 800,
+	.max_mdf_permille = 500,
+	.min_cwnd_mpkt = 1,
+	.max_cwnd_pkts = 256,
+	.base_target_us = 25,
+	.target_rel_minrtt = 0,
+	.minrtt_win_ms = 10000,
+	.per_hop_ns = 1000,
+	.fs_range_us = 100,
+	.fs_min_cwnd_mpkt = 100,
+	.fs_max_cwnd_pkts = 256,
+	.ep_target_us = 100,
+	.ep_ewma_keep_permille = 750,
+	.retx_reset_threshold = 3,
+};
+
+#define DEFAULT_HOPS	2
+
+/* Build swift_params exactly as swift_params_rebuild() in tcp_swift.c. */
+static struct swift_params build_params(const struct mod_params *m)
+{
+	struct swift_params p = {
+		.ai_fx = dcc_fx_from_milli(m->ai_mpkt),
+		.beta_fx = dcc_fx_from_milli(m->md_beta_permille),
+		.max_mdf_fx = dcc_fx_from_milli(m->max_mdf_permille),
+		.min_cwnd_fx = dcc_max_u32(dcc_fx_from_milli(m->min_cwnd_mpkt), 1),
+		.max_cwnd_fx = m->max_cwnd_pkts << DCC_FX_SHIFT,
+		.base_target_us = m->base_target_us,
+		.per_hop_ns = m->per_hop_ns,
+		.fs_range_us = m->fs_range_us,
+		.fs_min_cwnd_fx = dcc_max_u32(dcc_fx_from_milli(m->fs_min_cwnd_mpkt),
+					      1),
+		.fs_max_cwnd_fx = m->fs_max_cwnd_pkts << DCC_FX_SHIFT,
+		.ep_target_us = m->ep_target_us,
+		.ep_ewma_keep_fx = dcc_fx_from_milli(m->ep_ewma_keep_permille),
+		.retx_reset = m->retx_reset_threshold,
+		.minrtt_win_us = m->minrtt_win_ms * 1000,
+		.target_rel_minrtt = m->target_rel_minrtt,
+	};
+
+	swift_params_derive(&p);
+	return p;
+}
+
+/* The module defaults, with target_rel_minrtt chosen by the test. */
+static struct swift_params default_params(bool rel_minrtt)
+{
+	struct mod_params m = mod_defaults;
+
+	m.target_rel_minrtt = rel_minrtt;
+	return build_params(&m);
+}
+
+/*
+ * The defaults with a small fixed target: 5 us + 2 hops, no flow scaling
+ * (7 us).  Any RTT of 20 us or more is far enough above it that a delay
+ * cut is the max_mdf cut: the window halves exactly.  Tests of the
+ * once-per-RTT gate use it with delay == srtt == the RTT.
+ */
+static struct swift_params low_target_params(void)
+{
+	struct mod_params m = mod_defaults;
+
+	m.base_target_us = 5;
+	m.fs_range_us = 0;
+	return build_params(&m);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Double-precision reference model                                       */
+
+struct ref_params {
+	double ai, b, max_mdf, min_cwnd, max_cwnd;
+	double base_target, per_hop_us, fs_range, fs_min, fs_max;
+	double ep_target, ewma_keep;
+};
+
+static struct ref_params ref_of(const struct swift_params *p)
+{
+	return (struct ref_params){
+		.ai = PKTS(p->ai_fx),
+		.b = PKTS(p->beta_fx),
+		.max_mdf = PKTS(p->max_mdf_fx),
+		.min_cwnd = PKTS(p->min_cwnd_fx),
+		.max_cwnd = PKTS(p->max_cwnd_fx),
+		.base_target = p->base_target_us,
+		.per_hop_us = p->per_hop_ns / 1000.0,
+		.fs_range = p->fs_range_us,
+		.fs_min = PKTS(p->fs_min_cwnd_fx),
+		.fs_max = PKTS(p->fs_max_cwnd_fx),
+		.ep_target = p->ep_target_us,
+		.ewma_keep = PKTS(p->ep_ewma_keep_fx),
+	};
+}
+
+static double ref_clamp(const struct ref_params *r, double c)
+{
+	return c < r->min_cwnd ? r->min_cwnd : c > r->max_cwnd ? r->max_cwnd : c;
+}
+
+static double ref_fs(const struct ref_params *r, double cwnd)
+{
+	double alpha, beta, fs;
+
+	if (!(r->fs_min < r->fs_max))
+		return 0;
+	alpha = r->fs_range / (1 / sqrt(r->fs_min) - 1 / sqrt(r->fs_max));
+	beta = -alpha / sqrt(r->fs_max);
+	fs = alpha / sqrt(cwnd) + beta;
+	return fs < 0 ? 0 : fs > r->fs_range ? r->fs_range : fs;
+}
+
+/* min_rtt < 0: no minimum-RTT term. */
+static double ref_target(const struct ref_params *r, double fcwnd,
+			 unsigned int hops, double min_rtt)
+{
+	return r->base_target + hops * r->per_hop_us + ref_fs(r, fcwnd) +
+	       (min_rtt > 0 ? min_rtt : 0);
+}
+
+static double ref_ai(const struct ref_params *r, double cwnd, double n)
+{
+	cwnd += cwnd >= 1 ? r->ai * n / cwnd : r->ai * n;
+	return ref_clamp(r, cwnd);
+}
+
+static double ref_md_factor(const struct ref_params *r, double d, double t)
+{
+	double f = 1 - r->b * (d - t) / d;
+
+	return fmax(f, 1 - r->max_mdf);
+}
+
+static double ref_md(const struct ref_params *r, double cwnd, double d,
+		     double t)
+{
+	return ref_clamp(r, cwnd * ref_md_factor(r, d, t));
+}
+
+/* ---------------------------------------------------------------------- */
+/* Driving the header                                                     */
+
+/* A state with fabric window cwnd_fx (endpoint window not limiting). */
+static void init_state(struct swift_state *s, const struct swift_params *p,
+		       u32 cwnd_fx, u32 hops, u32 now)
+{
+	swift_state_init(s, p, 1, hops, now);
+	s->fcwnd_fx = cwnd_fx;
+	s->prior_cwnd_fx = cwnd_fx;
+}
+
+static u32 ack(struct swift_state *s, const struct swift_params *p, u32 now,
+	       u32 srtt, u32 num_acked, u32 delay)
+{
+	struct swift_ack a = {
+		.now_us = now,
+		.srtt_us = srtt,
+		.num_acked = num_acked,
+		.delay_us = delay,
+		.has_delay = true,
+	};
+
+	return swift_on_ack(s, p, &a);
+}
+
+static u32 ep_ack(struct swift_state *s, const struct swift_params *p,
+		  u32 now, u32 srtt, u32 num_acked, u32 ep_delay)
+{
+	struct swift_ack a = {
+		.now_us = now,
+		.srtt_us = srtt,
+		.num_acked = num_acked,
+		.ep_delay_us = ep_delay,
+		.has_ep_delay = true,
+	};
+
+	return swift_on_ack(s, p, &a);
+}
+
+/* Window invariants that must hold after anything. */
+static void check_bounds(const struct swift_state *s,
+			 const struct swift_params *p)
+{
+	if (s->fcwnd_fx < p->min_cwnd_fx || s->fcwnd_fx > p->max_cwnd_fx ||
+	    s->ecwnd_fx < p->min_cwnd_fx || s->ecwnd_fx > p->max_cwnd_fx ||
+	    !swift_cwnd_fx(s))
+		fail_msg("window out of bounds: fcwnd %u ecwnd %u, [%u, %u]",
+			 s->fcwnd_fx, s->ecwnd_fx, p->min_cwnd_fx,
+			 p->max_cwnd_fx);
+}
+
+/* ---------------------------------------------------------------------- */
+/* 0. The parameter helper matches the documented defaults                */
+
+static void test_default_params(void **state)
+{
+	struct swift_params p = default_params(false);
+	struct ref_params r = ref_of(&p);
+
+	(void)state;
+	/* Each within the 1/1000 resolution of the module parameters. */
+	assert_near(r.ai, 1.0, ULP);
+	assert_near(r.b, 0.8, ULP);
+	assert_near(r.max_mdf, 0.5, ULP);
+	assert_near(r.min_cwnd, 0.001, ULP);
+	assert_true(p.min_cwnd_fx > 0);
+	assert_near(r.max_cwnd, 256, 0);
+	assert_int_equal(p.base_target_us, 25);
+	assert_near(r.per_hop_us, 1.0, 0);
+	assert_int_equal(p.fs_range_us, 100);
+	assert_near(r.fs_min, 0.1, ULP);
+	assert_near(r.fs_max, 256, 0);
+	assert_int_equal(p.ep_target_us, 100);
+	assert_near(r.ewma_keep, 0.75, 0);
+	assert_int_equal(p.retx_reset, 3);
+	assert_int_equal(p.minrtt_win_us, 10000000);
+	assert_false(p.target_rel_minrtt);
+	assert_true(default_params(true).target_rel_minrtt);
+	/* Derived: 1/sqrt(256) = 1/16, span 1/sqrt(0.1) - 1/16. */
+	assert_near(PKTS(p.fs_isq_max_fx), 1.0 / 16, 2 * ULP);
+	assert_near(PKTS(p.fs_isq_span_fx),
+		    1 / sqrt(r.fs_min) - 1 / sqrt(r.fs_max), 1e-3);
+}
+
+static void test_state_init(void **state)
+{
+	struct swift_params p = default_params(false);
+	struct swift_state s;
+
+	(void)state;
+	swift_state_init(&s, &p, 10, DEFAULT_HOPS, 1234);
+	assert_int_equal(s.fcwnd_fx, 10 << 16);
+	assert_int_equal(s.ecwnd_fx, p.max_cwnd_fx);
+	assert_int_equal(swift_cwnd_fx(&s), 10 << 16);
+	assert_int_equal(swift_cwnd_pkts(&s), 10);
+	assert_int_equal(s.hops, DEFAULT_HOPS);
+	/* Initial windows outside the bounds are clamped. */
+	swift_state_init(&s, &p, 0, 0, 0);
+	assert_int_equal(s.fcwnd_fx, p.min_cwnd_fx);
+	swift_state_init(&s, &p, 100000, 300, 0);
+	assert_int_equal(s.fcwnd_fx, p.max_cwnd_fx);
+	assert_int_equal(s.hops, 255);
+	swift_state_init(&s, &p, 0xFFFFFFFFU, 0, 0);
+	assert_int_equal(s.fcwnd_fx, p.max_cwnd_fx);
+
+	/* TCP's window: rounded to nearest, at least 1. */
+	s.fcwnd_fx = FX_OF(1.49);
+	assert_int_equal(swift_cwnd_pkts(&s), 1);
+	s.fcwnd_fx = FX_OF(1.5);
+	assert_int_equal(swift_cwnd_pkts(&s), 2);
+	s.fcwnd_fx = p.min_cwnd_fx;
+	assert_int_equal(swift_cwnd_pkts(&s), 1);
+	s.fcwnd_fx = FX_OF(0.4);
+	assert_int_equal(swift_cwnd_pkts(&s), 1);
+}
+
+/* ---------------------------------------------------------------------- */
+/* 1. Additive increase: ai per RTT                                       */
+
+/*
+ * Window W (>= 1) acked by W packets in ACKs of n, delay below target:
+ * the model grows by ai * sum(n / cwnd_k), which is ai * W / (W + ai) at
+ * least and ai at most.  The header truncates each step by < 1 ulp.
+ */
+static void check_ai_rtt(const struct swift_params *p, double w, u32 n)
+{
+	struct ref_params r = ref_of(p);
+	struct swift_state s;
+	u32 w_fx = FX_OF(w), acked = 0, acks = 0, now = 5000;
+	double ref = PKTS(w_fx), grown;
+
+	init_state(&s, p, w_fx, DEFAULT_HOPS, now);
+	while (acked < (u32)ceil(w)) {
+		u32 act = ack(&s, p, now++, 100, n, 5);
+
+		if (act != SWIFT_ACT_FINC)
+			fail_msg("W %.3f n %u: act %#x, expected FINC", w, n,
+				 act);
+		ref = ref_ai(&r, ref, n);
+		acked += n;
+		acks++;
+	}
+	grown = PKTS(s.fcwnd_fx) - PKTS(w_fx);
+	assert_near(PKTS(s.fcwnd_fx), ref, (acks + 1) * ULP);
+	if (ref < r.max_cwnd)
+		assert_between(grown,
+			       r.ai * PKTS(w_fx) / (PKTS(w_fx) + r.ai * n) -
+			       (acks + 1) * ULP,
+			       r.ai * acked / PKTS(w_fx) + ULP);
+}
+
+static void test_ai_per_rtt(void **state)
+{
+	static const double ws[] = { 1, 2, 3, 4, 8, 12, 20, 37.5, 100, 200 };
+	static const u32 ai_mpkt[] = { 1000, 500, 2000, 100 };
+	struct mod_params m = mod_defaults;
+	unsigned int i, j;
+
+	(void)state;
+	for (j = 0; j < ARRAY_SIZE(ai_mpkt); j++) {
+		struct swift_params p;
+
+		m.ai_mpkt = ai_mpkt[j];
+		p = build_params(&m);
+		for (i = 0; i < ARRAY_SIZE(ws); i++) {
+			check_ai_rtt(&p, ws[i], 1);
+			check_ai_rtt(&p, ws[i], 2);
+			check_ai_rtt(&p, ws[i], 4);
+		}
+	}
+
+	/*
+	 * Large windows: the growth over an RTT is ai within 1 %
+	 * (ai * W / (W + ai) >= 0.99 ai for W >= 100 ai).
+	 */
+	{
+		struct swift_params p = default_params(false);
+		struct swift_state s;
+		u32 k, now = 1;
+
+		init_state(&s, &p, 128 << 16, DEFAULT_HOPS, now);
+		for (k = 0; k < 128; k++)
+			ack(&s, &p, now++, 100, 1, 5);
+		assert_between(PKTS(s.fcwnd_fx), 128 + 0.99, 128 + 1.0);
+		/* Same with ACKs of 8 packets. */
+		init_state(&s, &p, 128 << 16, DEFAULT_HOPS, now);
+		for (k = 0; k < 16; k++)
+			ack(&s, &p, now++, 100, 8, 5);
+		assert_between(PKTS(s.fcwnd_fx), 128 + 0.99, 128 + 1.0);
+	}
+}
+
+/* Below one packet: cwnd += ai * num_acked per ACK. */
+static void test_ai_below_one(void **state)
+{
+	static const double ws[] = { 0.001, 0.01, 0.1, 0.5, 0.9, 0.999 };
+	static const u32 ns[] = { 1, 2, 3, 10 };
+	struct mod_params m = mod_defaults;
+	unsigned int i, j, k;
+
+	(void)state;
+	for (k = 0; k < 3; k++) {
+		struct swift_params p;
+		struct ref_params r;
+
+		m.ai_mpkt = k == 0 ? 1000 : k == 1 ? 10 : 250;
+		p = build_params(&m);
+		r = ref_of(&p);
+		for (i = 0; i < ARRAY_SIZE(ws); i++)
+			for (j = 0; j < ARRAY_SIZE(ns); j++) {
+				struct swift_state s;
+				u32 fx = dcc_max_u32(FX_OF(ws[i]), p.min_cwnd_fx);
+
+				init_state(&s, &p, fx, DEFAULT_HOPS, 0);
+				assert_int_equal(ack(&s, &p, 10, 100, ns[j], 5),
+						 SWIFT_ACT_FINC);
+				assert_near(PKTS(s.fcwnd_fx),
+					    PKTS(fx) + r.ai * ns[j], ULP / 2);
+			}
+	}
+}
+
+/* ---------------------------------------------------------------------- */
+/* 2. At most one decrease per RTT                                        */
+
+static void test_one_decrease_per_rtt(void **state)
+{
+	static const u32 srtts[] = { 20, 50, 333, 1000 };
+	struct swift_params p = low_target_params();
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(srtts); i++) {
+		u32 srtt = srtts[i], t0 = 1000, k, cuts = 0;
+		struct swift_state s;
+
+		/* RTT (delay and srtt) >= 20 us: every cut halves. */
+		init_state(&s, &p, 100 << 16, DEFAULT_HOPS, t0);
+		for (k = 0; k < srtt; k++) {
+			u32 act = ack(&s, &p, t0 + k, srtt, 1, srtt);
+
+			if (act & SWIFT_ACT_FDEC)
+				cuts++;
+			assert_false(act & (SWIFT_ACT_FINC | SWIFT_ACT_EDEC |
+					    SWIFT_ACT_EINC));
+		}
+		/* Many more ACKs at the last instant before srtt. */
+		for (k = 0; k < 50; k++)
+			cuts += !!(ack(&s, &p, t0 + srtt - 1, srtt, 3, srtt) &
+				   SWIFT_ACT_FDEC);
+		assert_int_equal(cuts, 1);
+		assert_int_equal(s.fcwnd_fx, 50 << 16);
+
+		/* One srtt after the cut: the second one. */
+		assert_int_equal(ack(&s, &p, t0 + srtt, srtt, 1, srtt),
+				 SWIFT_ACT_FDEC);
+		assert_int_equal(s.fcwnd_fx, 25 << 16);
+		assert_int_equal(ack(&s, &p, t0 + 2 * srtt - 1, srtt, 1, srtt),
+				 0);
+		assert_int_equal(s.fcwnd_fx, 25 << 16);
+	}
+}
+
+/*
+ * The gate counts from the last decrease, whatever caused it: a loss cut
+ * blocks the delay cut in the same RTT and the other way round.
+ */
+static void test_decrease_gate_shared(void **state)
+{
+	struct swift_params p = low_target_params();
+	struct swift_state s;
+
+	(void)state;
+	init_state(&s, &p, 64 << 16, DEFAULT_HOPS, 0);
+	assert_true(swift_on_fast_recovery(&s, &p, 100, 50));
+	assert_int_equal(s.fcwnd_fx, 32 << 16);
+	assert_int_equal(ack(&s, &p, 120, 50, 1, 50), 0);
+	assert_int_equal(s.fcwnd_fx, 32 << 16);
+	assert_int_equal(ack(&s, &p, 150, 50, 1, 50), SWIFT_ACT_FDEC);
+	assert_int_equal(s.fcwnd_fx, 16 << 16);
+	assert_false(swift_on_fast_recovery(&s, &p, 199, 50));
+	assert_int_equal(s.fcwnd_fx, 16 << 16);
+	assert_false(swift_on_rto(&s, &p, 199, 50));
+	assert_int_equal(s.fcwnd_fx, 16 << 16);
+	assert_true(swift_on_rto(&s, &p, 200, 50));
+	assert_int_equal(s.fcwnd_fx, 8 << 16);
+}
+
+/*
+ * With a delay sample, "one RTT" is that sample's delay (the header's
+ * rule: the acked packet left after the previous cut, now - d >= t_cut),
+ * not srtt: a lagging srtt neither allows a second cut for the same
+ * queue nor holds cuts back.
+ */
+static void test_decrease_gate_sample_rtt(void **state)
+{
+	struct swift_params p = low_target_params();
+	struct swift_state s;
+
+	(void)state;
+	/* srtt small (50), RTT of the samples 1000 us. */
+	init_state(&s, &p, 64 << 16, DEFAULT_HOPS, 0);
+	assert_int_equal(ack(&s, &p, 1000, 50, 1, 1000), SWIFT_ACT_FDEC);
+	assert_int_equal(ack(&s, &p, 1050, 50, 1, 1000), 0);
+	assert_int_equal(ack(&s, &p, 1999, 50, 1, 1000), 0);
+	assert_int_equal(s.fcwnd_fx, 32 << 16);
+	assert_int_equal(ack(&s, &p, 2000, 50, 1, 1000), SWIFT_ACT_FDEC);
+	assert_int_equal(s.fcwnd_fx, 16 << 16);
+	/* srtt large (5000), samples of 100 us. */
+	init_state(&s, &p, 64 << 16, DEFAULT_HOPS, 0);
+	assert_int_equal(ack(&s, &p, 1000, 5000, 1, 100), SWIFT_ACT_FDEC);
+	assert_int_equal(ack(&s, &p, 1099, 5000, 1, 100), 0);
+	assert_int_equal(ack(&s, &p, 1100, 5000, 1, 100), SWIFT_ACT_FDEC);
+	assert_int_equal(s.fcwnd_fx, 16 << 16);
+	/* A sample sent before the cut (larger delay) does not cut again. */
+	assert_int_equal(ack(&s, &p, 1250, 5000, 1, 151), 0);
+	assert_int_equal(ack(&s, &p, 1250, 5000, 1, 150), SWIFT_ACT_FDEC);
+	assert_int_equal(s.fcwnd_fx, 8 << 16);
+	/* Endpoint cuts use the fabric sample's RTT too, srtt without one. */
+	swift_state_init(&s, &p, 10, DEFAULT_HOPS, 0);
+	{
+		struct swift_ack a = {
+			.now_us = 1000, .srtt_us = 5000, .num_acked = 1,
+			.has_delay = true, .delay_us = 5,
+			.has_ep_delay = true, .ep_delay_us = 1000,
+		};
+
+		assert_int_equal(swift_on_ack(&s, &p, &a), SWIFT_ACT_FINC |
+						  SWIFT_ACT_EDEC);
+		a.now_us = 1004;
+		assert_false(swift_on_ack(&s, &p, &a) & SWIFT_ACT_EDEC);
+		a.now_us = 1005;
+		assert_true(swift_on_ack(&s, &p, &a) & SWIFT_ACT_EDEC);
+		a.has_delay = false;
+		a.now_us = 1010;
+		assert_false(swift_on_ack(&s, &p, &a) & SWIFT_ACT_EDEC);
+		a.now_us = 6005;
+		assert_true(swift_on_ack(&s, &p, &a) & SWIFT_ACT_EDEC);
+	}
+}
+
+/*
+ * A likely delayed ACK overstates the delay: it may show room to grow and
+ * lower the minimum RTT, never cut nor raise the minimum.
+ */
+static void test_ack_delayed(void **state)
+{
+	struct swift_params p = default_params(true);
+	struct swift_state s;
+	struct swift_ack a = {
+		.srtt_us = 100, .num_acked = 1, .has_delay = true,
+		.ack_delayed = true,
+	};
+
+	(void)state;
+	p.minrtt_win_us = 1000;
+	init_state(&s, &p, 32 << 16, DEFAULT_HOPS, 0);
+	/* First sample, delayed: above any target, no cut. */
+	a.now_us = 10;
+	a.delay_us = 5000;
+	p.target_rel_minrtt = false;
+	assert_int_equal(swift_on_ack(&s, &p, &a), 0);
+	assert_int_equal(s.fcwnd_fx, 32 << 16);
+	/* Below target: it may grow. */
+	a.now_us = 20;
+	a.delay_us = 10;
+	assert_int_equal(swift_on_ack(&s, &p, &a), SWIFT_ACT_FINC);
+	assert_true(s.fcwnd_fx > (32 << 16));
+	/* Minimum: lowered by a delayed sample, never raised by one. */
+	p.target_rel_minrtt = true;
+	ack(&s, &p, 30, 100, 1, 40);
+	assert_int_equal(s.min_rtt_us, 40);
+	a.now_us = 40;
+	a.delay_us = 35;
+	swift_on_ack(&s, &p, &a);
+	assert_int_equal(s.min_rtt_us, 35);
+	a.now_us = 5000;	/* estimate expired */
+	a.delay_us = 60;
+	swift_on_ack(&s, &p, &a);
+	assert_int_equal(s.min_rtt_us, 35);
+	ack(&s, &p, 5001, 100, 1, 60);
+	assert_int_equal(s.min_rtt_us, 60);
+}
+
+/* ---------------------------------------------------------------------- */
+/* 3. Size of a delay-driven decrease                                     */
+
+/*
+ * One cut of window w_fx by delay d against target t (= base_target here),
+ * against the model.  Returns true if the model's factor hit the max_mdf cap.
+ */
+static bool check_one_decrease(const struct swift_params *p, u32 w_fx, u32 d)
+{
+	struct ref_params r = ref_of(p);
+	u32 t = p->base_target_us;
+	struct swift_state s;
+	double want, tol;
+
+	init_state(&s, p, w_fx, 0, 0);
+	assert_int_equal(ack(&s, p, 100, 10, 1, d), SWIFT_ACT_FDEC);
+	assert_int_equal(s.last_target_us, t);
+	want = ref_md(&r, PKTS(w_fx), d, t);
+	/*
+	 * The factor is truncated up by < 1 ulp (1 - floor), then W * f is
+	 * truncated down by < 1 ulp.
+	 */
+	tol = (PKTS(w_fx) + 1.5) * ULP;
+	if (fabs(PKTS(s.fcwnd_fx) - want) > tol)
+		fail_msg("W %.4f d %u t %u b %.3f mdf %.3f: %.6f, expected %.6f",
+			 PKTS(w_fx), d, t, r.b, r.max_mdf, PKTS(s.fcwnd_fx),
+			 want);
+	return 1 - r.b * (d - t) / (double)d < 1 - r.max_mdf;
+}
+
+static void test_decrease_size_grid(void **state)
+{
+	static const u32 targets[] = { 5, 25, 50, 100, 500 };
+	static const double dmul[] = {
+		1.01, 1.05, 1.1, 1.25, 1.5, 1.7, 2, 3, 5, 10, 100,
+	};
+	static const double ws[] = {
+		0.0015, 0.01, 0.3, 1, 3.7, 10, 64, 100.5, 255, 256,
+	};
+	static const u32 betas[] = { 800, 500, 1000, 100 };
+	static const u32 mdfs[] = { 500, 300, 900, 999, 1 };
+	unsigned int n = 0, capped = 0, it, id, iw, ib;
+	struct mod_params m = mod_defaults;
+
+	(void)state;
+	/* No flow scaling and no hops: the target is base_target exactly. */
+	m.fs_range_us = 0;
+	for (ib = 0; ib < ARRAY_SIZE(betas) * ARRAY_SIZE(mdfs); ib++) {
+		m.md_beta_permille = betas[ib % ARRAY_SIZE(betas)];
+		m.max_mdf_permille = mdfs[ib / ARRAY_SIZE(betas)];
+		for (it = 0; it < ARRAY_SIZE(targets); it++) {
+			struct swift_params p;
+			u32 t = targets[it];
+
+			m.base_target_us = t;
+			p = build_params(&m);
+			for (id = 0; id < ARRAY_SIZE(dmul); id++) {
+				u32 d = dcc_max_u32((u32)ceil(t * dmul[id]),
+						    t + 1);
+
+				for (iw = 0; iw < ARRAY_SIZE(ws); iw++) {
+					capped += check_one_decrease(&p,
+						FX_OF(ws[iw]), d);
+					n++;
+				}
+			}
+		}
+	}
+	/* Both branches of the max() were exercised. */
+	assert_true(capped > 100);
+	assert_true(n - capped > 100);
+}
+
+/* Delay equal to the target: no increase, and no cut either. */
+static void test_decrease_at_target(void **state)
+{
+	struct mod_params m = mod_defaults;
+	struct swift_params p;
+	struct swift_state s;
+
+	(void)state;
+	m.fs_range_us = 0;
+	p = build_params(&m);
+	init_state(&s, &p, 10 << 16, 0, 0);
+	assert_false(ack(&s, &p, 10, 10, 1, 25) & SWIFT_ACT_FINC);
+	assert_int_equal(s.fcwnd_fx, 10 << 16);
+	/* One microsecond below: increase. */
+	assert_int_equal(ack(&s, &p, 20, 10, 1, 24), SWIFT_ACT_FINC);
+	/* One above: cut by b / d. */
+	init_state(&s, &p, 10 << 16, 0, 0);
+	assert_int_equal(ack(&s, &p, 20, 10, 1, 26), SWIFT_ACT_FDEC);
+	assert_near(PKTS(s.fcwnd_fx), 10 * (1 - 0.8 / 26), 12 * ULP);
+}
+
+/* ---------------------------------------------------------------------- */
+/* 4. Window bounds                                                       */
+
+static void test_clamps(void **state)
+{
+	struct swift_params p = default_params(false);
+	struct swift_state s;
+	u32 now = 0, k;
+
+	(void)state;
+	/* Cut after cut from 256 packets: down to min_cwnd, never below. */
+	init_state(&s, &p, p.max_cwnd_fx, DEFAULT_HOPS, now);
+	for (k = 0; k < 100; k++) {
+		ack(&s, &p, now, 1000, 1, 1000);
+		now += 1000;
+		check_bounds(&s, &p);
+	}
+	assert_int_equal(s.fcwnd_fx, p.min_cwnd_fx);
+	assert_near(PKTS(s.fcwnd_fx), 0.001, ULP);
+	/* Loss cuts at the floor stay at the floor. */
+	assert_true(swift_on_fast_recovery(&s, &p, now += 10, 10));
+	assert_int_equal(s.fcwnd_fx, p.min_cwnd_fx);
+
+	/* Increase at the ceiling stays at the ceiling. */
+	init_state(&s, &p, p.max_cwnd_fx - 1, DEFAULT_HOPS, now);
+	assert_int_equal(ack(&s, &p, now, 10, 1000, 5), SWIFT_ACT_FINC);
+	assert_int_equal(s.fcwnd_fx, p.max_cwnd_fx);
+	assert_int_equal(ack(&s, &p, now, 10, 0xFFFFFFFFU, 5),
+			 SWIFT_ACT_FINC);
+	assert_int_equal(s.fcwnd_fx, p.max_cwnd_fx);
+	/* Below one packet with a huge ACK: the ceiling too. */
+	init_state(&s, &p, FX_OF(0.5), DEFAULT_HOPS, now);
+	ack(&s, &p, now, 10, 0xFFFFFFFFU, 5);
+	assert_int_equal(s.fcwnd_fx, p.max_cwnd_fx);
+
+	/* Endpoint window: same bounds. */
+	swift_state_init(&s, &p, 10, DEFAULT_HOPS, now);
+	for (k = 0; k < 100; k++) {
+		ep_ack(&s, &p, now, 10, 1, 100000);
+		now += 10;
+		check_bounds(&s, &p);
+	}
+	assert_int_equal(s.ecwnd_fx, p.min_cwnd_fx);
+	assert_int_equal(swift_cwnd_fx(&s), p.min_cwnd_fx);
+	for (k = 0; k < 10000; k++) {
+		ep_ack(&s, &p, now++, 10, 100, 0);
+		check_bounds(&s, &p);
+	}
+	assert_int_equal(s.ecwnd_fx, p.max_cwnd_fx);
+
+	/* Other bounds: [0.5, 10] packets. */
+	{
+		struct mod_params m = mod_defaults;
+		struct swift_params q;
+
+		m.min_cwnd_mpkt = 500;
+		m.max_cwnd_pkts = 10;
+		q = build_params(&m);
+		init_state(&s, &q, 4 << 16, DEFAULT_HOPS, 0);
+		for (k = 0; k < 20; k++)
+			ack(&s, &q, k * 1000, 1000, 1, 1000);
+		assert_int_equal(s.fcwnd_fx, FX_OF(0.5));
+		for (k = 0; k < 200; k++)
+			ack(&s, &q, 50000 + k, 10, 1, 5);
+		assert_int_equal(s.fcwnd_fx, 10 << 16);
+	}
+}
+
+/* ---------------------------------------------------------------------- */
+/* 5. Target scaling                                                      */
+
+static void test_target_monotonic(void **state)
+{
+	struct swift_params p = default_params(false);
+	struct swift_state s;
+	u32 prev = 0xFFFFFFFFU, h;
+	u64 c;
+
+	(void)state;
+	swift_state_init(&s, &p, 1, DEFAULT_HOPS, 0);
+	/* Non-increasing in fcwnd, over the whole fixed-point range. */
+	for (c = 1; c <= 0xFFFFFFFFULL; c += 1 + c / 4096) {
+		u32 t;
+
+		s.fcwnd_fx = (u32)c;
+		t = swift_target_us(&s, &p);
+		if (t > prev)
+			fail_msg("target rose from %u to %u us at fcwnd %#x",
+				 prev, t, (u32)c);
+		prev = t;
+	}
+	/* Non-decreasing in hops, by per_hop each. */
+	s.fcwnd_fx = 10 << 16;
+	prev = 0;
+	for (h = 0; h <= 255; h++) {
+		u32 t;
+
+		s.hops = (u8)h;
+		t = swift_target_us(&s, &p);
+		assert_true(t >= prev);
+		prev = t;
+		s.hops = 0;
+		assert_int_equal(t - swift_target_us(&s, &p), h);
+	}
+	/* 1.5 us per hop: floor(1.5 h) within 1 us. */
+	p.per_hop_ns = 1500;
+	s.hops = 0;
+	prev = swift_target_us(&s, &p);
+	for (h = 1; h <= 255; h++) {
+		s.hops = (u8)h;
+		assert_near(swift_target_us(&s, &p) - prev, 1.5 * h, 1.0);
+	}
+}
+
+/*
+ * Tolerance of fs(c): the result is truncated to whole microseconds, and
+ * each fixed-point 1/sqrt(x) is above the real one by < 2^16 / x + 1 fx
+ * units (the root is truncated, see test_fixed.c), which the span turns
+ * into range * error / span microseconds.
+ */
+static double fs_tolerance(const struct swift_params *p, u32 c)
+{
+	double span_fx = (1 / sqrt(PKTS(p->fs_min_cwnd_fx)) -
+			  1 / sqrt(PKTS(p->fs_max_cwnd_fx))) * FX;
+	double err_fx = FX / (c ? c : 1) + FX / p->fs_min_cwnd_fx +
+			FX / p->fs_max_cwnd_fx + 3;
+
+	return 1.0 + p->fs_range_us * err_fx / span_fx;
+}
+
+static void check_fs_curve(const struct swift_params *p)
+{
+	struct ref_params r = ref_of(p);
+	u64 c;
+
+	for (c = 1; c <= 0xFFFFFFFFULL; c += 1 + c / 2048) {
+		double want = ref_fs(&r, PKTS(c));
+		u32 got = swift_flow_scaling_us(p, (u32)c);
+
+		if (fabs(got - want) > fs_tolerance(p, (u32)c))
+			fail_msg("fs(%.6f) = %u us, expected %.3f", PKTS(c),
+				 got, want);
+		if (c <= p->fs_min_cwnd_fx)
+			assert_int_equal(got, p->fs_range_us);
+		if (c >= p->fs_max_cwnd_fx)
+			assert_int_equal(got, 0);
+	}
+	assert_int_equal(swift_flow_scaling_us(p, p->fs_min_cwnd_fx),
+			 p->fs_range_us);
+	assert_int_equal(swift_flow_scaling_us(p, p->fs_max_cwnd_fx), 0);
+	assert_int_equal(swift_flow_scaling_us(p, 0), p->fs_range_us);
+}
+
+static void test_flow_scaling(void **state)
+{
+	struct mod_params m = mod_defaults;
+	struct swift_params p = default_params(false);
+	struct ref_params r = ref_of(&p);
+
+	(void)state;
+	check_fs_curve(&p);
+	/* A few points by hand: fs(1) = 100 (1 - 1/16) / (sqrt(10) - 1/16). */
+	assert_near(swift_flow_scaling_us(&p, 1 << 16),
+		    100 * (1 - 1.0 / 16) / (sqrt(1 / r.fs_min) - 1.0 / 16),
+		    1.0);
+	assert_near(swift_flow_scaling_us(&p, 16 << 16),
+		    100 * (0.25 - 1.0 / 16) / (sqrt(1 / r.fs_min) - 1.0 / 16),
+		    1.0);
+
+	/* htsim's choice: range 5 * 20 us over [0.1, 100] packets. */
+	m.base_target_us = 20;
+	m.fs_range_us = 100;
+	m.fs_max_cwnd_pkts = 100;
+	p = build_params(&m);
+	check_fs_curve(&p);
+	/* A wide range and a tiny fs_min. */
+	m.fs_range_us = 1000000;
+	m.fs_min_cwnd_mpkt = 1;
+	m.fs_max_cwnd_pkts = 65535;
+	p = build_params(&m);
+	check_fs_curve(&p);
+	/* For the defaults the tolerance is about 1 us. */
+	p = default_params(false);
+	assert_true(fs_tolerance(&p, p.fs_min_cwnd_fx) < 1.02);
+
+	/* The target adds base, hops and fs (target_rel_minrtt off). */
+	p = default_params(false);
+	r = ref_of(&p);
+	{
+		struct swift_state s;
+		double w;
+
+		swift_state_init(&s, &p, 1, DEFAULT_HOPS, 0);
+		for (w = 0.001; w <= 256; w *= 1.1) {
+			s.fcwnd_fx = FX_OF(w);
+			assert_near(swift_target_us(&s, &p),
+				    ref_target(&r, PKTS(s.fcwnd_fx),
+					       DEFAULT_HOPS, -1), 1.0);
+		}
+	}
+}
+
+static void test_target_rel_minrtt(void **state)
+{
+	struct swift_params p = default_params(true);
+	struct ref_params r = ref_of(&p);
+	struct swift_state s;
+	u32 t0 = 100, win = p.minrtt_win_us;
+
+	(void)state;
+	/* 128 packets: fs is small, every delay below is under target. */
+	init_state(&s, &p, 128 << 16, DEFAULT_HOPS, t0);
+	ack(&s, &p, t0, 100, 1, 40);
+	assert_near(s.last_target_us,
+		    ref_target(&r, 128, DEFAULT_HOPS, 40), 1.0);
+	assert_int_equal(s.min_rtt_us, 40);
+
+	/* A larger sample does not raise the minimum... */
+	ack(&s, &p, t0 + 1000, 100, 1, 60);
+	assert_int_equal(s.min_rtt_us, 40);
+	assert_near(s.last_target_us,
+		    ref_target(&r, PKTS(s.fcwnd_fx), DEFAULT_HOPS, 40), 1.0);
+	ack(&s, &p, t0 + win - 1, 100, 1, 60);
+	assert_int_equal(s.min_rtt_us, 40);
+	/* ...until the estimate is older than minrtt_win_us. */
+	ack(&s, &p, t0 + win + 1, 100, 1, 60);
+	assert_int_equal(s.min_rtt_us, 60);
+	assert_near(s.last_target_us,
+		    ref_target(&r, PKTS(s.fcwnd_fx), DEFAULT_HOPS, 60), 1.0);
+	/* A smaller sample always replaces it. */
+	ack(&s, &p, t0 + win + 2, 100, 1, 30);
+	assert_int_equal(s.min_rtt_us, 30);
+	assert_near(s.last_target_us,
+		    ref_target(&r, PKTS(s.fcwnd_fx), DEFAULT_HOPS, 30), 1.0);
+
+	/* Off: the minimum is tracked but not added. */
+	p = default_params(false);
+	init_state(&s, &p, 128 << 16, DEFAULT_HOPS, t0);
+	ack(&s, &p, t0, 100, 1, 40);
+	assert_near(s.last_target_us,
+		    ref_target(&r, 128, DEFAULT_HOPS, -1), 1.0);
+	/* A shorter window. */
+	p = default_params(true);
+	p.minrtt_win_us = 1000;
+	init_state(&s, &p, 128 << 16, DEFAULT_HOPS, t0);
+	ack(&s, &p, t0, 100, 1, 40);
+	ack(&s, &p, t0 + 999, 100, 1, 50);
+	assert_int_equal(s.min_rtt_us, 40);
+	ack(&s, &p, t0 + 1001, 100, 1, 50);
+	assert_int_equal(s.min_rtt_us, 50);
+}
+
+/* ---------------------------------------------------------------------- */
+/* 6. Pacing of fractional windows                                        */
+
+/*
+ * A window below one packet is paced at one packet every rtt / cwnd: the
+ * glue paces at dcc_rate_from_window(cwnd, mss, srtt, 100).  Rate is
+ * truncated by < 1 B/s and the gap by < 1 ns.
+ */
+static void test_fractional_pacing(void **state)
+{
+	static const u32 rtts[] = { 10, 30, 100, 1000 };
+	struct swift_params p = default_params(false);
+	unsigned int i;
+	double w;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(rtts); i++)
+		for (w = 0.001; w <= 0.9; w *= 1.25) {
+			struct swift_state s;
+			u32 cwnd, mss = 1500;
+			double want, rate;
+			u64 gap;
+
+			init_state(&s, &p, FX_OF(w), DEFAULT_HOPS, 0);
+			cwnd = swift_cwnd_fx(&s);
+			rate = PKTS(cwnd) * mss * 1e6 / rtts[i];
+			want = rtts[i] * 1000.0 / PKTS(cwnd);
+			gap = dcc_gap_ns(dcc_rate_from_window(cwnd, mss,
+							      rtts[i], 100),
+					 mss);
+			assert_near(gap, want, want / (rate - 1) + 1);
+			assert_int_equal(swift_cwnd_pkts(&s), 1);
+		}
+
+	/* Windows reached by cuts, down to the floor: the gap follows. */
+	{
+		struct swift_state s;
+		u32 now = 0, k;
+
+		init_state(&s, &p, 1 << 16, DEFAULT_HOPS, now);
+		for (k = 0; k < 20; k++) {
+			u32 cwnd;
+			double want;
+
+			ack(&s, &p, now, 1000, 1, 1000);
+			now += 1000;
+			cwnd = swift_cwnd_fx(&s);
+			want = 100 * 1000.0 / PKTS(cwnd);
+			assert_near(dcc_gap_ns(dcc_rate_from_window(cwnd, 4000,
+								    100, 100),
+					       4000),
+				    want, want * 2e-3);
+		}
+		/* At 0.001 packet, 100 us: ~one packet every 100 ms. */
+		assert_int_equal(swift_cwnd_fx(&s), p.min_cwnd_fx);
+		assert_near(dcc_gap_ns(dcc_rate_from_window(swift_cwnd_fx(&s),
+							    1500, 100, 100),
+				       1500),
+			    100e6, 100e6 * 0.01);
+	}
+}
+
+/*
+ * RTT the glue paces with: srtt, capped at the delay Swift steers to,
+ * max(target, min RTT); the cap alone without srtt.
+ */
+static void test_pacing_rtt(void **state)
+{
+	static const u32 srtts[] = { 0, 1, 10, 30, 60, 100, 1000, 100000 };
+	unsigned int i, rel;
+	double w;
+
+	(void)state;
+	for (rel = 0; rel < 2; rel++) {
+		struct swift_params p = default_params(rel);
+		struct ref_params r = ref_of(&p);
+
+		for (w = 0.001; w <= 256; w *= 1.7)
+			for (i = 0; i < ARRAY_SIZE(srtts); i++) {
+				struct swift_state s;
+				double cap, want;
+
+				init_state(&s, &p, FX_OF(w), DEFAULT_HOPS, 0);
+				ack(&s, &p, 10, 0, 0, 50);	/* min RTT 50 */
+				cap = fmax(ref_target(&r, PKTS(s.fcwnd_fx),
+						      DEFAULT_HOPS,
+						      rel ? 50 : -1), 50);
+				want = srtts[i] ? fmin(srtts[i], cap) : cap;
+				assert_near(swift_pacing_rtt_us(&s, &p,
+								srtts[i]),
+					    want, 1.0);
+			}
+	}
+}
+
+/* ---------------------------------------------------------------------- */
+/* 7. Retransmit timeouts, fast recovery, undo                            */
+
+static void test_rto(void **state)
+{
+	struct swift_params p = default_params(false);
+	struct swift_state s;
+
+	(void)state;
+	/* Three RTOs one RTT apart: halve, halve, min_cwnd. */
+	init_state(&s, &p, 64 << 16, DEFAULT_HOPS, 0);
+	assert_true(swift_on_rto(&s, &p, 1000, 100));
+	assert_int_equal(s.fcwnd_fx, 32 << 16);
+	assert_true(swift_on_rto(&s, &p, 1100, 100));
+	assert_int_equal(s.fcwnd_fx, 16 << 16);
+	assert_true(swift_on_rto(&s, &p, 1200, 100));
+	assert_int_equal(s.fcwnd_fx, p.min_cwnd_fx);
+
+	/* A second RTO within the RTT does not cut, but it counts. */
+	init_state(&s, &p, 64 << 16, DEFAULT_HOPS, 0);
+	assert_true(swift_on_rto(&s, &p, 1000, 100));
+	assert_false(swift_on_rto(&s, &p, 1050, 100));
+	assert_int_equal(s.fcwnd_fx, 32 << 16);
+	assert_true(swift_on_rto(&s, &p, 1060, 100));
+	assert_int_equal(s.fcwnd_fx, p.min_cwnd_fx);
+
+	/* An ACK of new data resets the count... */
+	init_state(&s, &p, 64 << 16, DEFAULT_HOPS, 0);
+	swift_on_rto(&s, &p, 1000, 100);
+	swift_on_rto(&s, &p, 1100, 100);
+	{
+		struct swift_ack a = { .now_us = 1150, .srtt_us = 100,
+				       .num_acked = 1 };
+
+		assert_int_equal(swift_on_ack(&s, &p, &a), 0);
+	}
+	assert_int_equal(s.fcwnd_fx, 16 << 16);
+	assert_true(swift_on_rto(&s, &p, 1200, 100));
+	assert_int_equal(s.fcwnd_fx, 8 << 16);
+	assert_true(swift_on_rto(&s, &p, 1300, 100));
+	assert_int_equal(s.fcwnd_fx, 4 << 16);
+	assert_true(swift_on_rto(&s, &p, 1400, 100));
+	assert_int_equal(s.fcwnd_fx, p.min_cwnd_fx);
+
+	/* ...an ACK of nothing new does not. */
+	init_state(&s, &p, 64 << 16, DEFAULT_HOPS, 0);
+	swift_on_rto(&s, &p, 1000, 100);
+	swift_on_rto(&s, &p, 1100, 100);
+	{
+		struct swift_ack a = { .now_us = 1150, .srtt_us = 100,
+				       .num_acked = 0, .has_delay = true,
+				       .delay_us = 5 };
+
+		swift_on_ack(&s, &p, &a);
+	}
+	assert_true(swift_on_rto(&s, &p, 1200, 100));
+	assert_int_equal(s.fcwnd_fx, p.min_cwnd_fx);
+
+	/* Other thresholds: 1 resets at once, 5 after five. */
+	{
+		struct mod_params m = mod_defaults;
+		struct swift_params q;
+		u32 k;
+
+		m.retx_reset_threshold = 1;
+		q = build_params(&m);
+		init_state(&s, &q, 64 << 16, DEFAULT_HOPS, 0);
+		assert_true(swift_on_rto(&s, &q, 1000, 100));
+		assert_int_equal(s.fcwnd_fx, q.min_cwnd_fx);
+
+		m.retx_reset_threshold = 5;
+		q = build_params(&m);
+		init_state(&s, &q, 64 << 16, DEFAULT_HOPS, 0);
+		for (k = 0; k < 4; k++)
+			assert_true(swift_on_rto(&s, &q, 1000 + 100 * k, 100));
+		assert_int_equal(s.fcwnd_fx, 4 << 16);
+		assert_true(swift_on_rto(&s, &q, 1400, 100));
+		assert_int_equal(s.fcwnd_fx, q.min_cwnd_fx);
+		/* The count saturates instead of wrapping to 0. */
+		for (k = 0; k < 600; k++)
+			swift_on_rto(&s, &q, 2000 + 100 * k, 100);
+		assert_int_equal(s.retx_cnt, 255);
+		assert_int_equal(s.fcwnd_fx, q.min_cwnd_fx);
+	}
+}
+
+static void test_fast_recovery(void **state)
+{
+	static const u32 mdfs[] = { 500, 300, 900 };
+	struct mod_params m = mod_defaults;
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(mdfs); i++) {
+		struct swift_params p;
+		struct ref_params r;
+		struct swift_state s;
+		double want;
+
+		m.max_mdf_permille = mdfs[i];
+		p = build_params(&m);
+		r = ref_of(&p);
+		init_state(&s, &p, 100 << 16, DEFAULT_HOPS, 0);
+		want = ref_clamp(&r, 100 * (1 - r.max_mdf));
+		assert_true(swift_on_fast_recovery(&s, &p, 500, 100));
+		assert_near(PKTS(s.fcwnd_fx), want, 101 * ULP);
+		/* Once per RTT. */
+		assert_false(swift_on_fast_recovery(&s, &p, 599, 100));
+		assert_near(PKTS(s.fcwnd_fx), want, 101 * ULP);
+		assert_true(swift_on_fast_recovery(&s, &p, 600, 100));
+		want = ref_clamp(&r, want * (1 - r.max_mdf));
+		assert_near(PKTS(s.fcwnd_fx), want, 101 * ULP);
+		/* It does not count as an RTO. */
+		assert_int_equal(s.retx_cnt, 0);
+	}
+}
+
+static void test_undo(void **state)
+{
+	struct swift_params p = default_params(false);
+	struct swift_state s;
+
+	(void)state;
+	/* Fast recovery cut, then undo: back to 64. */
+	init_state(&s, &p, 64 << 16, DEFAULT_HOPS, 0);
+	swift_on_fast_recovery(&s, &p, 100, 100);
+	assert_int_equal(swift_cwnd_fx(&s), 32 << 16);
+	swift_undo(&s, &p);
+	assert_int_equal(swift_cwnd_fx(&s), 64 << 16);
+	assert_int_equal(swift_cwnd_pkts(&s), 64);
+
+	/* RTO cut and RTO reset: undo restores the window before the last. */
+	init_state(&s, &p, 64 << 16, DEFAULT_HOPS, 0);
+	swift_on_rto(&s, &p, 100, 100);
+	swift_on_rto(&s, &p, 200, 100);
+	swift_on_rto(&s, &p, 300, 100);
+	assert_int_equal(swift_cwnd_fx(&s), p.min_cwnd_fx);
+	swift_undo(&s, &p);
+	assert_int_equal(swift_cwnd_fx(&s), 16 << 16);
+
+	/* Delay cut: undone the same way. */
+	init_state(&s, &p, 40 << 16, DEFAULT_HOPS, 0);
+	ack(&s, &p, 100, 100, 1, 10000);
+	assert_int_equal(swift_cwnd_fx(&s), 20 << 16);
+	swift_undo(&s, &p);
+	assert_int_equal(swift_cwnd_fx(&s), 40 << 16);
+
+	/* Undo never lowers a window that grew back above the prior one. */
+	init_state(&s, &p, 4 << 16, DEFAULT_HOPS, 0);
+	swift_on_fast_recovery(&s, &p, 100, 100);
+	s.fcwnd_fx = 7 << 16;
+	swift_undo(&s, &p);
+	assert_int_equal(swift_cwnd_fx(&s), 7 << 16);
+
+	/* Endpoint-window cut: undo restores the effective window. */
+	swift_state_init(&s, &p, 10, DEFAULT_HOPS, 0);
+	s.ecwnd_fx = 12 << 16;
+	ep_ack(&s, &p, 100, 100, 1, 100000);
+	assert_int_equal(swift_cwnd_fx(&s), 6 << 16);
+	swift_undo(&s, &p);
+	assert_int_equal(swift_cwnd_fx(&s), 10 << 16);
+	check_bounds(&s, &p);
+}
+
+/* ---------------------------------------------------------------------- */
+/* 8. Endpoint window                                                     */
+
+static void test_ep_ewma(void **state)
+{
+	static const u32 keeps[] = { 750, 0, 500, 999 };
+	struct mod_params m = mod_defaults;
+	struct test_rng rng = { 555 };
+	unsigned int i, k;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(keeps); i++) {
+		struct swift_params p;
+		struct ref_params r;
+		struct swift_state s;
+		double ref = -1;
+
+		m.ep_ewma_keep_permille = keeps[i];
+		p = build_params(&m);
+		r = ref_of(&p);
+		swift_state_init(&s, &p, 10, DEFAULT_HOPS, 0);
+		for (k = 0; k < 2000; k++) {
+			/* Levels that move, with noise. */
+			u32 x = (u32)((k / 200) % 3 * 150 +
+				      rng_range(&rng, 0, 60));
+
+			ep_ack(&s, &p, k, 100, 0, x);
+			ref = ref < 0 ? x : r.ewma_keep * ref +
+			      (1 - r.ewma_keep) * x;
+			/*
+			 * The EWMA is kept in 1/8 us, truncated each step:
+			 * off by < 1/8 / (1 - keep) below.  (keep = 0.999:
+			 * the truncation dominates, at most 125 us.)
+			 */
+			assert_between(s.ep_delay_x8 / 8.0,
+				       ref - 0.125 / (1 - r.ewma_keep) - 1e-9,
+				       ref + 1e-9);
+			if (keeps[i] == 750)
+				assert_near(s.ep_delay_x8 / 8.0, ref, 0.5);
+		}
+	}
+}
+
+static void test_ep_window(void **state)
+{
+	struct swift_params p = default_params(false);
+	struct ref_params r = ref_of(&p);
+	struct swift_state s;
+	double want;
+	u32 k, act;
+
+	(void)state;
+	/* No endpoint samples: ecwnd is at max and never limits. */
+	swift_state_init(&s, &p, 10, DEFAULT_HOPS, 0);
+	assert_int_equal(s.ecwnd_fx, p.max_cwnd_fx);
+	for (k = 0; k < 1000; k++)
+		ack(&s, &p, 100 + k, 100, 1, 5);
+	assert_int_equal(s.ecwnd_fx, p.max_cwnd_fx);
+	assert_int_equal(swift_cwnd_fx(&s), s.fcwnd_fx);
+
+	/* A first sample of 120 us (target 100): ecwnd cut by b * 20/120. */
+	swift_state_init(&s, &p, 10, DEFAULT_HOPS, 0);
+	act = ep_ack(&s, &p, 1000, 100, 1, 120);
+	assert_int_equal(act, SWIFT_ACT_EDEC);
+	want = ref_md(&r, 256, 120, 100);
+	assert_near(PKTS(s.ecwnd_fx), want, 258 * ULP);
+	assert_int_equal(s.fcwnd_fx, 10 << 16);
+	assert_int_equal(swift_cwnd_fx(&s), 10 << 16);
+	/* Once per RTT, like the fabric window. */
+	assert_int_equal(ep_ack(&s, &p, 1050, 100, 1, 120), 0);
+	assert_near(PKTS(s.ecwnd_fx), want, 258 * ULP);
+
+	/* Keep cutting: the endpoint window ends up the limit. */
+	for (k = 1; k <= 10; k++) {
+		double ewma = s.ep_delay_x8 / 8.0;
+
+		ewma = 0.75 * ewma + 0.25 * 400;
+		want = ref_md(&r, PKTS(s.ecwnd_fx), floor(ewma), 100);
+		act = ep_ack(&s, &p, 1000 + 100 * k, 100, 1, 400);
+		assert_int_equal(act, SWIFT_ACT_EDEC);
+		assert_near(PKTS(s.ecwnd_fx), want, 258 * ULP);
+	}
+	assert_true(s.ecwnd_fx < s.fcwnd_fx);
+	assert_int_equal(swift_cwnd_fx(&s), s.ecwnd_fx);
+	assert_int_equal(s.fcwnd_fx, 10 << 16);
+
+	/* Endpoint delay back under target: ecwnd grows by ai / ecwnd. */
+	for (k = 0; k < 20; k++)
+		ep_ack(&s, &p, 3000 + k, 100, 0, 10);
+	{
+		double e = PKTS(s.ecwnd_fx);
+
+		assert_int_equal(ep_ack(&s, &p, 3100, 100, 1, 10),
+				 SWIFT_ACT_EINC);
+		assert_near(PKTS(s.ecwnd_fx), ref_ai(&r, e, 1), ULP);
+	}
+
+	/* Both loops on one ACK, and the effective window is the min. */
+	{
+		struct swift_ack a = {
+			.now_us = 5000, .srtt_us = 100, .num_acked = 1,
+			.has_delay = true, .delay_us = 5,
+			.has_ep_delay = true, .ep_delay_us = 10,
+		};
+
+		act = swift_on_ack(&s, &p, &a);
+		assert_int_equal(act, SWIFT_ACT_FINC | SWIFT_ACT_EINC);
+		assert_int_equal(swift_cwnd_fx(&s),
+				 s.fcwnd_fx < s.ecwnd_fx ? s.fcwnd_fx :
+							   s.ecwnd_fx);
+	}
+}
+
+/* app_limited: no increase of either window, but decreases still apply. */
+static void test_app_limited(void **state)
+{
+	struct swift_params p = default_params(false);
+	struct swift_state s;
+	u32 k;
+
+	(void)state;
+	swift_state_init(&s, &p, 10, DEFAULT_HOPS, 0);
+	s.ecwnd_fx = 20 << 16;
+	for (k = 0; k < 100; k++) {
+		struct swift_ack a = {
+			.now_us = k, .srtt_us = 100, .num_acked = 3,
+			.has_delay = true, .delay_us = 5,
+			.has_ep_delay = true, .ep_delay_us = 5,
+			.app_limited = true,
+		};
+
+		assert_int_equal(swift_on_ack(&s, &p, &a), 0);
+	}
+	assert_int_equal(s.fcwnd_fx, 10 << 16);
+	assert_int_equal(s.ecwnd_fx, 20 << 16);
+	{
+		struct swift_ack a = {
+			.now_us = 1000, .srtt_us = 100, .num_acked = 3,
+			.has_delay = true, .delay_us = 10000,
+			.app_limited = true,
+		};
+
+		assert_int_equal(swift_on_ack(&s, &p, &a), SWIFT_ACT_FDEC);
+		assert_int_equal(s.fcwnd_fx, 5 << 16);
+	}
+}
+
+/* ---------------------------------------------------------------------- */
+/* 9. Robustness                                                          */
+
+static void test_time_wrap(void **state)
+{
+	struct swift_params p = low_target_params();
+	struct swift_state s;
+	u32 t0 = 0xFFFFFFC0U;	/* 64 us before the wrap */
+
+	(void)state;
+	init_state(&s, &p, 64 << 16, DEFAULT_HOPS, t0);
+	assert_int_equal(ack(&s, &p, t0, 100, 1, 100), SWIFT_ACT_FDEC);
+	assert_int_equal(s.fcwnd_fx, 32 << 16);
+	/* 80 us later, past the wrap: within the RTT. */
+	assert_int_equal(ack(&s, &p, t0 + 80, 100, 1, 100), 0);
+	assert_int_equal(s.fcwnd_fx, 32 << 16);
+	/* 100 us later: the next cut. */
+	assert_int_equal(ack(&s, &p, t0 + 100, 100, 1, 100),
+			 SWIFT_ACT_FDEC);
+	assert_int_equal(s.fcwnd_fx, 16 << 16);
+	/* Loss cuts across the wrap too. */
+	assert_false(swift_on_fast_recovery(&s, &p, t0 + 150, 100));
+	assert_true(swift_on_fast_recovery(&s, &p, t0 + 200, 100));
+	assert_int_equal(s.fcwnd_fx, 8 << 16);
+
+	/* Minimum RTT expiry across the wrap. */
+	p.target_rel_minrtt = true;
+	p.minrtt_win_us = 1000;
+	t0 = 0xFFFFFF00U;
+	init_state(&s, &p, 128 << 16, DEFAULT_HOPS, t0);
+	ack(&s, &p, t0, 100, 1, 40);
+	ack(&s, &p, t0 + 500, 100, 1, 60);
+	assert_int_equal(s.min_rtt_us, 40);
+	ack(&s, &p, t0 + 999, 100, 1, 60);
+	assert_int_equal(s.min_rtt_us, 40);
+	ack(&s, &p, t0 + 1001, 100, 1, 60);
+	assert_int_equal(s.min_rtt_us, 60);
+}
+
+static void test_time_backwards(void **state)
+{
+	struct swift_params p = low_target_params();
+	struct swift_state s;
+	u32 k;
+
+	(void)state;
+	init_state(&s, &p, 64 << 16, DEFAULT_HOPS, 5000);
+	assert_int_equal(ack(&s, &p, 5000, 100, 1, 100), SWIFT_ACT_FDEC);
+	/* The clock steps back: the last cut looks like it is in the
+	 * future, so no new cut (no "huge elapsed time" from a wrap).
+	 */
+	assert_int_equal(ack(&s, &p, 4000, 100, 1, 100), 0);
+	assert_false(swift_on_fast_recovery(&s, &p, 4950, 100));
+	assert_false(swift_on_rto(&s, &p, 4990, 100));
+	assert_int_equal(s.fcwnd_fx, 32 << 16);
+	/* Once time passes the stamp by an RTT, cuts resume. */
+	assert_int_equal(ack(&s, &p, 5100, 100, 1, 100), SWIFT_ACT_FDEC);
+	assert_int_equal(s.fcwnd_fx, 16 << 16);
+	/* The min RTT estimate survives a backward step. */
+	p.target_rel_minrtt = true;
+	init_state(&s, &p, 128 << 16, DEFAULT_HOPS, 5000);
+	ack(&s, &p, 5000, 100, 1, 40);
+	ack(&s, &p, 1000, 100, 1, 60);
+	assert_int_equal(s.min_rtt_us, 40);
+	/* Jittering clock: never out of bounds. */
+	for (k = 0; k < 10000; k++) {
+		ack(&s, &p, 5000 + (k % 7) * 30 - (k % 13) * 20, 50, 1,
+		    k % 3 ? 20 : 500);
+		check_bounds(&s, &p);
+	}
+}
+
+static void test_zero_inputs(void **state)
+{
+	struct swift_params p = default_params(false);
+	struct swift_state s, before;
+	u32 k;
+
+	(void)state;
+	/* Zero delay with has_delay: ignored, no min RTT of 0. */
+	init_state(&s, &p, 10 << 16, DEFAULT_HOPS, 0);
+	before = s;
+	assert_int_equal(ack(&s, &p, 10, 100, 1, 0), 0);
+	assert_int_equal(s.fcwnd_fx, before.fcwnd_fx);
+	assert_false(s.flags & SWIFT_F_MINRTT_VALID);
+	assert_int_equal(s.last_target_us, 0);
+	/*
+	 * Zero srtt: with a delay sample it does not matter (one cut per
+	 * sample RTT); loss cuts are not rate limited.  Nothing breaks.
+	 */
+	for (k = 0; k < 100; k++) {
+		ack(&s, &p, 10, 0, 1, 10000);
+		check_bounds(&s, &p);
+	}
+	assert_int_equal(s.fcwnd_fx, 5 << 16);
+	for (k = 0; k < 100; k++) {
+		assert_true(swift_on_fast_recovery(&s, &p, 10, 0));
+		check_bounds(&s, &p);
+	}
+	assert_int_equal(s.fcwnd_fx, p.min_cwnd_fx);
+	for (k = 0; k < 100; k++) {
+		ep_ack(&s, &p, 10, 0, 1, 100000);
+		check_bounds(&s, &p);
+	}
+	assert_int_equal(s.ecwnd_fx, p.min_cwnd_fx);
+	/* Zero num_acked: no increase. */
+	init_state(&s, &p, 10 << 16, DEFAULT_HOPS, 0);
+	assert_int_equal(ack(&s, &p, 10, 100, 0, 5), 0);
+	assert_int_equal(s.fcwnd_fx, 10 << 16);
+	/* Zero hops, zero endpoint delay. */
+	init_state(&s, &p, 10 << 16, 0, 0);
+	assert_int_equal(ep_ack(&s, &p, 10, 100, 1, 0), SWIFT_ACT_EINC);
+	check_bounds(&s, &p);
+}
+
+/* Every field zero, and other degenerate parameter sets: no crash, no UB. */
+static void exercise(struct swift_params *p, u64 seed)
+{
+	struct test_rng rng = { seed };
+	struct swift_state s;
+	u32 now = (u32)rng_next(&rng), k;
+
+	swift_params_derive(p);
+	swift_state_init(&s, p, (u32)rng_range(&rng, 0, 300),
+			 (u32)rng_range(&rng, 0, 300), now);
+	for (k = 0; k < 20000; k++) {
+		u32 ev = (u32)rng_range(&rng, 0, 19);
+
+		now += (u32)rng_range(&rng, 0, 300);
+		if (ev == 0) {
+			swift_on_rto(&s, p, now, (u32)rng_next(&rng));
+		} else if (ev == 1) {
+			swift_on_fast_recovery(&s, p, now,
+					       (u32)rng_range(&rng, 0, 500));
+		} else if (ev == 2) {
+			swift_undo(&s, p);
+		} else {
+			struct swift_ack a = {
+				.now_us = ev == 3 ? (u32)rng_next(&rng) : now,
+				.srtt_us = (u32)rng_range(&rng, 0, 500),
+				.num_acked = ev == 4 ? (u32)rng_next(&rng) :
+					     (u32)rng_range(&rng, 0, 64),
+				.delay_us = ev == 5 ? (u32)rng_next(&rng) :
+					    (u32)rng_range(&rng, 0, 400),
+				.ep_delay_us = ev == 6 ? (u32)rng_next(&rng) :
+					       (u32)rng_range(&rng, 0, 400),
+				.has_delay = rng_range(&rng, 0, 9) != 0,
+				.has_ep_delay = rng_range(&rng, 0, 2) == 0,
+				.app_limited = rng_range(&rng, 0, 9) == 0,
+			};
+
+			swift_on_ack(&s, p, &a);
+		}
+		(void)swift_cwnd_pkts(&s);
+		(void)dcc_rate_from_window(swift_cwnd_fx(&s), 1500,
+					   (u32)rng_range(&rng, 0, 1000), 120);
+		/*
+		 * Bounds only mean something when min <= max (the module
+		 * refuses other settings); min 0 may give a 0 window.
+		 */
+		if (p->min_cwnd_fx && p->min_cwnd_fx <= p->max_cwnd_fx)
+			check_bounds(&s, p);
+		else if (p->min_cwnd_fx <= p->max_cwnd_fx)
+			assert_true(s.fcwnd_fx <= p->max_cwnd_fx &&
+				    s.ecwnd_fx <= p->max_cwnd_fx);
+	}
+}
+
+static void test_degenerate_params(void **state)
+{
+	struct swift_params p;
+	int i;
+
+	(void)state;
+	memset(&p, 0, sizeof(p));
+	exercise(&p, 1);
+	assert_int_equal(p.fs_isq_span_fx, 0);
+	assert_int_equal(swift_flow_scaling_us(&p, 1 << 16), 0);
+
+	/* Flow-scaling span zero (fs_min == fs_max) and inverted. */
+	p = default_params(true);
+	p.fs_min_cwnd_fx = p.fs_max_cwnd_fx;
+	swift_params_derive(&p);
+	assert_int_equal(p.fs_isq_span_fx, 0);
+	assert_int_equal(swift_flow_scaling_us(&p, 1), 0);
+	assert_int_equal(swift_flow_scaling_us(&p, 1 << 16), 0);
+	exercise(&p, 2);
+	p = default_params(false);
+	p.fs_min_cwnd_fx = 1000 << 16;
+	swift_params_derive(&p);
+	assert_int_equal(swift_flow_scaling_us(&p, 1), 0);
+	exercise(&p, 3);
+
+	/* Every field at its maximum. */
+	memset(&p, 0xFF, sizeof(p));
+	p.target_rel_minrtt = true;
+	exercise(&p, 4);
+
+	/* Random fields, valid bounds or not. */
+	for (i = 0; i < 200; i++) {
+		struct test_rng rng = { 1000 + i };
+
+		p = (struct swift_params){
+			.ai_fx = (u32)rng_next(&rng),
+			.beta_fx = (u32)rng_next(&rng),
+			.max_mdf_fx = (u32)rng_next(&rng),
+			.min_cwnd_fx = (u32)rng_next(&rng) >> (i % 32),
+			.max_cwnd_fx = (u32)rng_next(&rng) >> (i % 17),
+			.base_target_us = (u32)rng_next(&rng) >> (i % 32),
+			.per_hop_ns = (u32)rng_next(&rng),
+			.fs_range_us = (u32)rng_next(&rng) >> (i % 32),
+			.fs_min_cwnd_fx = (u32)rng_next(&rng) >> (i % 29),
+			.fs_max_cwnd_fx = (u32)rng_next(&rng) >> (i % 23),
+			.ep_target_us = (u32)rng_next(&rng) >> (i % 32),
+			.ep_ewma_keep_fx = (u32)rng_next(&rng) >> (i % 20),
+			.retx_reset = (u32)rng_range(&rng, 0, 300),
+			.minrtt_win_us = (u32)rng_next(&rng),
+			.target_rel_minrtt = i & 1,
+		};
+		exercise(&p, 5000 + i);
+	}
+}
+
+/* Random event sequences under the module defaults: bounds always hold. */
+static void test_random_invariants(void **state)
+{
+	struct swift_params p;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 10; i++) {
+		p = default_params(i & 1);
+		exercise(&p, 777 + i);
+	}
+}
+
+#ifdef DCC_TEST_KNOWN_BUGS
+/*
+ * Known bug (reported, not fixed): the last-decrease stamp is a u32 time
+ * compared with dcc_us_since(), which reads a stamp older than 2^31 us
+ * (35.8 min) as lying in the future.  A connection without a decrease for
+ * that long (idle, or below target) then can neither cut on delay nor on
+ * loss until the clock wraps back (up to another 35.8 min); only three RTOs
+ * in a row reduce its window.  The min-RTT stamp has the same problem.
+ */
+static void test_stale_stamps(void **state)
+{
+	struct swift_params p = default_params(false);
+	struct swift_state s;
+	u32 t0 = 1000, later = t0 + 40U * 60 * 1000000;	/* +40 min */
+
+	(void)state;
+	init_state(&s, &p, 64 << 16, DEFAULT_HOPS, t0);
+	assert_int_equal(ack(&s, &p, t0, 100, 1, 10000), SWIFT_ACT_FDEC);
+	assert_int_equal(s.fcwnd_fx, 32 << 16);
+	assert_int_equal(ack(&s, &p, later, 100, 1, 10000), SWIFT_ACT_FDEC);
+	assert_true(swift_on_fast_recovery(&s, &p, later + 100, 100));
+	/* The min RTT (10000 us, from 40 minutes ago) has expired. */
+	assert_int_equal(s.min_rtt_us, 10000);
+	ack(&s, &p, later + 200, 100, 1, 20000);
+	assert_int_equal(s.min_rtt_us, 20000);
+}
+
+/*
+ * Minor (reported, not fixed): the RTO reset writes min_cwnd unclamped, so
+ * with min_cwnd > max_cwnd (not reachable through the module's checks) it
+ * exceeds max_cwnd, where every other path lets max win (dcc_clamp_u32).
+ */
+static void test_rto_reset_above_max(void **state)
+{
+	struct swift_params p = default_params(false);
+	struct swift_state s;
+
+	(void)state;
+	p.min_cwnd_fx = 8 << 16;
+	p.max_cwnd_fx = 4 << 16;
+	swift_state_init(&s, &p, 10, DEFAULT_HOPS, 0);
+	assert_int_equal(s.fcwnd_fx, p.max_cwnd_fx);
+	swift_on_rto(&s, &p, 100, 10);
+	swift_on_rto(&s, &p, 200, 10);
+	swift_on_rto(&s, &p, 300, 10);
+	assert_true(s.fcwnd_fx <= p.max_cwnd_fx);
+}
+#endif
+
+/* ---------------------------------------------------------------------- */
+/* 10. Closed loop: flows through one bottleneck                          */
+
+/*
+ * Packet-level model: one FIFO bottleneck serving a packet every svc_ns,
+ * a fixed base RTT, N window-limited flows that send whenever
+ * inflight < swift_cwnd_pkts().  An ACK returns base_ns after its packet
+ * leaves the queue; its delay sample is the full RTT (as the glue feeds
+ * rs->rtt_us).  Everything is integer nanoseconds: deterministic.
+ */
+#define SIM_MAX_FLOWS	16
+#define SIM_RING	8192
+
+struct sim_pkt {
+	u64 sent_ns, ack_ns;
+	unsigned int flow;
+};
+
+struct sim_flow {
+	struct swift_state s;
+	u64 start_ns;
+	u32 init_pkts;
+	bool started;
+	u32 inflight;
+	double srtt;
+	u32 last_fdec_us;
+	bool had_fdec;
+	u64 acked_late;	/* packets acked in the measured half */
+};
+
+struct sim {
+	const struct swift_params *p;
+	unsigned int n;
+	u64 svc_ns, base_ns, dur_ns;
+	u32 clock0_us;
+	struct sim_flow f[SIM_MAX_FLOWS];
+	struct sim_pkt ring[SIM_RING];
+	unsigned int head, count;
+	u64 last_depart_ns;
+	/* Measured half: */
+	double sum_delay, sum_target;
+	u64 samples;
+};
+
+static void sim_send(struct sim *sm, unsigned int i, u64 now)
+{
+	struct sim_flow *f = &sm->f[i];
+
+	while (f->inflight < swift_cwnd_pkts(&f->s)) {
+		struct sim_pkt *pk;
+		u64 depart = (now > sm->last_depart_ns ? now :
+			      sm->last_depart_ns) + sm->svc_ns;
+
+		assert_true(sm->count < SIM_RING);
+		pk = &sm->ring[(sm->head + sm->count++) % SIM_RING];
+		pk->sent_ns = now;
+		pk->ack_ns = depart + sm->base_ns;
+		pk->flow = i;
+		sm->last_depart_ns = depart;
+		f->inflight++;
+	}
+}
+
+static void sim_run(struct sim *sm)
+{
+	const struct swift_params *p = sm->p;
+
+	for (;;) {
+		struct sim_flow *f;
+		struct sim_pkt pk;
+		unsigned int i, next = SIM_MAX_FLOWS;
+		u32 delay_us, now_us, act;
+		u64 now;
+
+		/* A flow starting before the next ACK? */
+		for (i = 0; i < sm->n; i++)
+			if (!sm->f[i].started &&
+			    (next == SIM_MAX_FLOWS ||
+			     sm->f[i].start_ns < sm->f[next].start_ns))
+				next = i;
+		if (next < SIM_MAX_FLOWS &&
+		    (!sm->count ||
+		     sm->f[next].start_ns <= sm->ring[sm->head].ack_ns)) {
+			f = &sm->f[next];
+			f->started = true;
+			swift_state_init(&f->s, p, f->init_pkts, DEFAULT_HOPS,
+					 sm->clock0_us +
+					 (u32)(f->start_ns / 1000));
+			sim_send(sm, next, f->start_ns);
+			continue;
+		}
+		assert_true(sm->count > 0);
+		pk = sm->ring[sm->head];
+		sm->head = (sm->head + 1) % SIM_RING;
+		sm->count--;
+		now = pk.ack_ns;
+		if (now >= sm->dur_ns)
+			break;
+
+		f = &sm->f[pk.flow];
+		f->inflight--;
+		delay_us = (u32)((now - pk.sent_ns + 500) / 1000);
+		f->srtt = f->srtt ? 0.875 * f->srtt + 0.125 * delay_us :
+				    delay_us;
+		now_us = sm->clock0_us + (u32)(now / 1000);
+		act = ack(&f->s, p, now_us, (u32)f->srtt, 1, delay_us);
+		check_bounds(&f->s, p);
+		/*
+		 * At most one cut per RTT in closed loop too: a cut comes from
+		 * a packet sent after the previous cut (its RTT has passed).
+		 */
+		if (act & SWIFT_ACT_FDEC) {
+			if (f->had_fdec &&
+			    now_us - f->last_fdec_us < delay_us)
+				fail_msg("flow %u: cuts %u us apart, RTT %u",
+					 pk.flow, now_us - f->last_fdec_us,
+					 delay_us);
+			f->had_fdec = true;
+			f->last_fdec_us = now_us;
+		}
+		if (now >= sm->dur_ns / 2) {
+			f->acked_late++;
+			sm->sum_delay += delay_us;
+			sm->sum_target += f->s.last_target_us;
+			sm->samples++;
+		}
+		sim_send(sm, pk.flow, now);
+	}
+}
+
+static void check_sim(unsigned int n, const u32 *init, const u64 *start_ns,
+		      bool rel_minrtt, bool fair)
+{
+	static struct sim sm;
+	struct swift_params p = default_params(rel_minrtt);
+	double sum = 0, sum2 = 0, jain, mean_delay, mean_target, util;
+	unsigned int i;
+
+	memset(&sm, 0, sizeof(sm));
+	sm.p = &p;
+	sm.n = n;
+	sm.svc_ns = 1000;		/* 1 packet per us: 12 Gbit/s of 1500 B */
+	sm.base_ns = 10000;		/* 10 us base RTT */
+	sm.dur_ns = 100000000;		/* 100 ms */
+	sm.clock0_us = 0xFFFFFFFFU - 30000;	/* wraps 30 ms in */
+	for (i = 0; i < n; i++) {
+		sm.f[i].init_pkts = init[i];
+		sm.f[i].start_ns = start_ns[i];
+	}
+	sim_run(&sm);
+
+	for (i = 0; i < n; i++) {
+		sum += sm.f[i].acked_late;
+		sum2 += (double)sm.f[i].acked_late * sm.f[i].acked_late;
+	}
+	jain = sum * sum / (n * sum2);
+	mean_delay = sm.sum_delay / sm.samples;
+	mean_target = sm.sum_target / sm.samples;
+	util = sum / ((sm.dur_ns / 2) / (double)sm.svc_ns);
+	print_message("# sim n=%u rel=%d: delay %.1f us, target %.1f us, util %.3f, jain %.4f\n",
+		      n, rel_minrtt, mean_delay, mean_target, util, jain);
+
+	/* The delay settles around the target... */
+	assert_between(mean_delay, 0.5 * mean_target, 2 * mean_target);
+	/* ...above the base RTT: the link stays busy... */
+	assert_true(util > 0.9);
+	/* ...and the flows share it. */
+	if (fair)
+		assert_true(jain > 0.9);
+}
+
+/*
+ * Staggered starts (the later flows must take their share from the
+ * established ones) with different initial windows, absolute target.
+ */
+static void test_sim_4_flows(void **state)
+{
+	static const u32 init[] = { 10, 1, 64, 200 };
+	static const u64 start[] = { 0, 2000000, 5000000, 10000000 };
+
+	(void)state;
+	check_sim(4, init, start, false, true);
+}
+
+static void test_sim_16_flows(void **state)
+{
+	u32 init[16];
+	u64 start[16];
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < 16; i++) {
+		init[i] = 1 + (i * 37) % 50;
+		start[i] = i * 1000000ULL;
+	}
+	check_sim(16, init, start, false, true);
+}
+
+/*
+ * Target relative to the minimum RTT: the delay follows the target and the
+ * link stays busy.  Flows that measure about the same minimum (4 flows
+ * started together with one packet each: 11 to 14 us) share fairly; with
+ * more spread in the minima they do not, see test_sim_rel_minrtt_latecomer.
+ */
+static const u32 sim_ones[16] = {
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+};
+static const u64 sim_zeros[16];
+
+static void test_sim_rel_minrtt(void **state)
+{
+	static const u32 init[] = { 10, 10, 10, 10 };
+	static const u64 start[] = { 0, 2000000, 5000000, 10000000 };
+
+	(void)state;
+	check_sim(4, sim_ones, sim_zeros, true, true);
+	check_sim(16, sim_ones, sim_zeros, true, false);
+	check_sim(4, init, start, true, false);
+}
+
+#ifdef DCC_TEST_KNOWN_BUGS
+/*
+ * Known issue (reported): with target_rel_minrtt (the module default) a
+ * flow that starts while a queue stands measures base RTT + queue as its
+ * minimum, gets a larger target and starves the flows before it, and the
+ * queue ratchets up with each newcomer (4 flows: Jain 0.27, delay 112 us
+ * vs 36 us with the absolute target).  Even 16 flows started together
+ * measure minima 11 to 26 us apart (each first packet queues behind the
+ * others'): Jain 0.78.
+ */
+static void test_sim_rel_minrtt_latecomer(void **state)
+{
+	static const u32 init[] = { 10, 10, 10, 10 };
+	static const u64 start[] = { 0, 2000000, 5000000, 10000000 };
+
+	(void)state;
+	check_sim(4, init, start, true, true);
+	check_sim(16, sim_ones, sim_zeros, true, true);
+}
+#endif
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_default_params),
+		cmocka_unit_test(test_state_init),
+		cmocka_unit_test(test_ai_per_rtt),
+		cmocka_unit_test(test_ai_below_one),
+		cmocka_unit_test(test_one_decrease_per_rtt),
+		cmocka_unit_test(test_decrease_gate_shared),
+		cmocka_unit_test(test_decrease_gate_sample_rtt),
+		cmocka_unit_test(test_ack_delayed),
+		cmocka_unit_test(test_decrease_size_grid),
+		cmocka_unit_test(test_decrease_at_target),
+		cmocka_unit_test(test_clamps),
+		cmocka_unit_test(test_target_monotonic),
+		cmocka_unit_test(test_flow_scaling),
+		cmocka_unit_test(test_target_rel_minrtt),
+		cmocka_unit_test(test_fractional_pacing),
+		cmocka_unit_test(test_pacing_rtt),
+		cmocka_unit_test(test_rto),
+		cmocka_unit_test(test_fast_recovery),
+		cmocka_unit_test(test_undo),
+		cmocka_unit_test(test_ep_ewma),
+		cmocka_unit_test(test_ep_window),
+		cmocka_unit_test(test_app_limited),
+		cmocka_unit_test(test_time_wrap),
+		cmocka_unit_test(test_time_backwards),
+		cmocka_unit_test(test_zero_inputs),
+		cmocka_unit_test(test_degenerate_params),
+		cmocka_unit_test(test_random_invariants),
+#ifdef DCC_TEST_KNOWN_BUGS
+		cmocka_unit_test(test_stale_stamps),
+		cmocka_unit_test(test_rto_reset_above_max),
+#endif
+		cmocka_unit_test(test_sim_4_flows),
+		cmocka_unit_test(test_sim_16_flows),
+		cmocka_unit_test(test_sim_rel_minrtt),
+#ifdef DCC_TEST_KNOWN_BUGS
+		cmocka_unit_test(test_sim_rel_minrtt_latecomer),
+#endif
+	};
+
+	return cmocka_run_group_tests_name("dcc_swift", tests, NULL, NULL);
+}

@@ -1,0 +1,1048 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of include/dcc_timely.h (TIMELY and patched TIMELY).
+ *
+ * Expectations come from a double-precision model of the published
+ * algorithm written here (ref_step()), from closed forms (the patched
+ * variant's fixed point) or from exact integer arithmetic, never from the
+ * helpers under test.  The one thing the model shares with the header is
+ * the documented resolution of the RTT-difference EWMA (2^-16 us, rounded
+ * toward zero): without it a constant RTT would leave the double EWMA a
+ * vanishing positive value forever and the two would take different
+ * branches.
+ */
+#include "dcc_test.h"
+
+#include "dcc_timely.h"
+
+typedef unsigned __int128 u128;
+
+#define ONE_D		65536.0
+#define LINE_10G	1250000000ULL	/* 10 Gbit/s in bytes per second */
+
+_Static_assert(sizeof(struct timely_state) <= 48,
+	       "timely_state must fit the congestion-control area");
+
+static double fx_d(u32 fx)
+{
+	return fx / ONE_D;
+}
+
+/* Paper defaults at 10 Gbit/s, written out (not timely_params_default()). */
+static struct timely_params paper_params(void)
+{
+	struct timely_params p = {
+		.variant = TIMELY_VARIANT_PAPER,
+		.ewma_alpha_fx = 57344,		/* 0.875 */
+		.beta_fx = 52429,		/* 0.8 */
+		.patched_beta_fx = 524,		/* 0.008 */
+		.max_dec_fx = 32768,		/* 0.5 */
+		.t_low_us = 50,
+		.t_high_us = 500,
+		.min_rtt_us = 20,
+		.hai_thresh = 5,
+		.hai_n = 5,
+		.delta_bytes_ps = 1250000,	/* 10 Mbit/s */
+		.min_rate_bytes_ps = 125000,	/* 1 Mbit/s */
+		.max_rate_bytes_ps = LINE_10G,
+		.line_rate_bytes_ps = LINE_10G,
+	};
+
+	return p;
+}
+
+static struct timely_params patched_params(void)
+{
+	struct timely_params p = paper_params();
+
+	p.variant = TIMELY_VARIANT_PATCHED;
+	return p;
+}
+
+/* ---- double-precision reference model ---- */
+
+struct ref_state {
+	double rate;
+	double diff;		/* EWMA of RTT differences, us */
+	double prev;
+	unsigned int neg;	/* completions in a row with g <= 0 */
+	bool valid;
+};
+
+static void ref_init(struct ref_state *r, const struct timely_params *p,
+		     double rate)
+{
+	r->rate = fmin(fmax(rate, (double)p->min_rate_bytes_ps),
+		       (double)p->max_rate_bytes_ps);
+	r->diff = 0;
+	r->prev = 0;
+	r->neg = 0;
+	r->valid = false;
+}
+
+/* One completion of Algorithm 1 / patched TIMELY; returns the regime. */
+static int ref_step(struct ref_state *r, const struct timely_params *p,
+		    double rtt)
+{
+	double a = fx_d(p->ewma_alpha_fx), b = fx_d(p->beta_fx);
+	double bp = fx_d(p->patched_beta_fx), md = fx_d(p->max_dec_fx);
+	double tl = p->t_low_us, th = p->t_high_us;
+	double delta = (double)p->delta_bytes_ps;
+	double g, f;
+	int regime;
+
+	if (!r->valid) {
+		r->prev = rtt;
+		r->valid = true;
+		return TIMELY_FIRST;
+	}
+	r->diff = (1 - a) * r->diff + a * (rtt - r->prev);
+	r->diff = trunc(r->diff * ONE_D) / ONE_D;	/* header resolution */
+	r->prev = rtt;
+	g = r->diff / p->min_rtt_us;
+	r->neg = g > 0 ? 0 : r->neg + 1;
+
+	if (rtt < tl) {
+		r->rate += delta;
+		regime = TIMELY_AI_LOW;
+	} else if (rtt > th) {
+		f = 1 - b * (1 - th / rtt);
+		r->rate *= fmax(f, 1 - md);
+		regime = TIMELY_MD_HIGH;
+	} else if (p->variant == TIMELY_VARIANT_PATCHED) {
+		double w = g <= -0.25 ? 0 : g >= 0.25 ? 1 : 2 * g + 0.5;
+		double err = (rtt - tl) / tl;
+
+		f = fmax(1 - bp * w * err, 1 - md);
+		r->rate = delta * (1 - w) + r->rate * f;
+		regime = TIMELY_PATCHED;
+	} else if (g <= 0) {
+		bool hai = r->neg >= p->hai_thresh;
+
+		r->rate += (hai ? p->hai_n : 1) * delta;
+		regime = hai ? TIMELY_HAI : TIMELY_AI;
+	} else {
+		r->rate *= fmax(1 - b * g, 1 - md);
+		regime = TIMELY_MD_GRAD;
+	}
+	r->rate = fmin(fmax(r->rate, (double)p->min_rate_bytes_ps),
+		       (double)p->max_rate_bytes_ps);
+	return regime;
+}
+
+/* ---- 1. sequences against the reference ---- */
+
+enum seq_kind {
+	SEQ_RISING, SEQ_FALLING, SEQ_NOISY_BAND, SEQ_NOISY_LOW,
+	SEQ_NOISY_HIGH, SEQ_SINE, SEQ_PLATEAUS, SEQ_SAWTOOTH, SEQ_KINDS
+};
+
+#define SEQ_LEN	1500
+
+static u32 seq_rtt(enum seq_kind k, unsigned int i, struct test_rng *rng)
+{
+	static const u32 plateau[] = { 100, 300, 80, 600, 45, 250, 499, 50 };
+	double v;
+
+	switch (k) {
+	case SEQ_RISING:
+		return 20 + i / 2;
+	case SEQ_FALLING:
+		return 800 - i / 2;
+	case SEQ_NOISY_BAND:
+		return (u32)rng_range(rng, 140, 260);
+	case SEQ_NOISY_LOW:
+		return (u32)rng_range(rng, 30, 70);
+	case SEQ_NOISY_HIGH:
+		return (u32)rng_range(rng, 400, 600);
+	case SEQ_SINE:
+		v = 275 + 300 * sin(i / 25.0);
+		return v < 1 ? 1 : (u32)v;
+	case SEQ_PLATEAUS:
+		return plateau[(i / 60) % ARRAY_SIZE(plateau)];
+	case SEQ_SAWTOOTH:
+		return 40 + (i % 97) * 6;
+	default:
+		return 100;
+	}
+}
+
+static void check_sequences(const struct timely_params *p, double rel_tol)
+{
+	static const u64 starts[] = { 500000000ULL, 10000000ULL, LINE_10G };
+	unsigned int k, j, i;
+
+	for (k = 0; k < SEQ_KINDS; k++) {
+		for (j = 0; j < ARRAY_SIZE(starts); j++) {
+			struct test_rng rng = { 0x1234567ULL + k };
+			struct timely_state s;
+			struct ref_state r;
+
+			timely_state_init(&s, p, starts[j]);
+			ref_init(&r, p, (double)starts[j]);
+			for (i = 0; i < SEQ_LEN; i++) {
+				u32 rtt = seq_rtt(k, i, &rng);
+				int want = ref_step(&r, p, rtt);
+				int got = timely_on_completion(&s, p, rtt);
+				/* Cuts round down: up to ~1 B/step. */
+				double tol = r.rate * rel_tol + 8 + i;
+
+				if (got != want)
+					fail_msg("variant %u seq %u start %u step %u rtt %u: regime %d, expected %d",
+						 p->variant, k, j, i, rtt, got,
+						 want);
+				if (fabs((double)s.rate_bytes_ps - r.rate) > tol)
+					fail_msg("variant %u seq %u start %u step %u rtt %u: rate %llu, expected %.1f",
+						 p->variant, k, j, i, rtt,
+						 (unsigned long long)s.rate_bytes_ps,
+						 r.rate);
+			}
+		}
+	}
+}
+
+static void test_sequences_paper(void **state)
+{
+	struct timely_params p = paper_params();
+
+	(void)state;
+	check_sequences(&p, 1e-6);
+	/* Per-completion updates of the author's later code: a = 0.02. */
+	p.ewma_alpha_fx = 1311;
+	check_sequences(&p, 1e-6);
+	/* No decrease cap in the way. */
+	p.max_dec_fx = 65536;
+	check_sequences(&p, 1e-6);
+}
+
+static void test_sequences_patched(void **state)
+{
+	struct timely_params p = patched_params();
+
+	(void)state;
+	check_sequences(&p, 1e-6);
+	p.ewma_alpha_fx = 1311;
+	check_sequences(&p, 1e-6);
+	p.max_dec_fx = 65536;
+	check_sequences(&p, 1e-6);
+}
+
+/* The first sample only sets prev_rtt; the second is compared to it. */
+static void test_first_sample(void **state)
+{
+	struct timely_params p = paper_params();
+	struct timely_state s;
+
+	(void)state;
+	timely_state_init(&s, &p, 400000000ULL);
+	assert_int_equal(timely_on_completion(&s, &p, 5000), TIMELY_FIRST);
+	assert_int_equal(s.rate_bytes_ps, 400000000ULL);
+	assert_int_equal(s.prev_rtt_us, 5000);
+	/* 5000 -> 100: a large negative gradient, in the band: AI. */
+	assert_int_equal(timely_on_completion(&s, &p, 100), TIMELY_AI);
+	assert_int_equal(s.rate_bytes_ps, 400000000ULL + 1250000);
+	assert_true(s.rtt_diff_fx < 0);
+	/* -4900 * 0.875 / 20 = -214.375 */
+	assert_int_equal(s.grad_fx, (s32)(-214.375 * ONE_D));
+
+	/* restart forgets the history, keeps the rate. */
+	timely_restart(&s);
+	assert_int_equal(timely_on_completion(&s, &p, 300), TIMELY_FIRST);
+	assert_int_equal(s.rate_bytes_ps, 400000000ULL + 1250000);
+	assert_int_equal(s.rtt_diff_fx, 0);
+}
+
+/* ---- 2. hyperactive increase ---- */
+
+/* Feed rtt, check the regime and the exact rate step. */
+static void step_expect(struct timely_state *s, const struct timely_params *p,
+			u32 rtt, int regime, long long step)
+{
+	u64 before = s->rate_bytes_ps;
+	int got = timely_on_completion(s, p, rtt);
+
+	if (got != regime)
+		fail_msg("rtt %u: regime %d, expected %d", rtt, got, regime);
+	if ((long long)(s->rate_bytes_ps - before) != step)
+		fail_msg("rtt %u: rate step %lld, expected %lld", rtt,
+			 (long long)(s->rate_bytes_ps - before), step);
+}
+
+static void test_hai(void **state)
+{
+	struct timely_params p = paper_params();
+	const long long d = 1250000;
+	struct timely_state s;
+	double x;
+	int round, i, k;
+
+	(void)state;
+	timely_state_init(&s, &p, 100000000ULL);
+	step_expect(&s, &p, 100, TIMELY_FIRST, 0);
+	for (round = 0; round < 3; round++) {
+		/*
+		 * Completions 1-4 with g <= 0 add delta, the 5th and later
+		 * 5 delta.  In rounds after the first, the 1st is the fall
+		 * from 110 back to 100 (g < 0), then the EWMA decays toward
+		 * 0 from below (g <= 0).
+		 */
+		for (i = 1; i <= 4; i++) {
+			step_expect(&s, &p, 100, TIMELY_AI, d);
+			assert_int_equal(s.neg_count, i);
+		}
+		for (i = 5; i <= 7; i++) {
+			step_expect(&s, &p, 100, TIMELY_HAI, 5 * d);
+			assert_int_equal(s.neg_count, i);
+		}
+		/* A rise: g > 0 cuts and resets the count. */
+		assert_int_equal(timely_on_completion(&s, &p, 110),
+				 TIMELY_MD_GRAD);
+		assert_int_equal(s.neg_count, 0);
+	}
+
+	/*
+	 * Staying at 110 after the rise, the EWMA (0.875 * 10 = 8.75 us)
+	 * decays by 1/8 per completion and stays positive (MD_GRAD) until it
+	 * rounds to 0 at the 2^-16 us resolution; the completion where it
+	 * reaches 0 is the 1st with g <= 0.
+	 */
+	timely_restart(&s);
+	step_expect(&s, &p, 100, TIMELY_FIRST, 0);
+	assert_int_equal(timely_on_completion(&s, &p, 110), TIMELY_MD_GRAD);
+	assert_int_equal(s.rtt_diff_fx, 8.75 * 65536);
+	for (k = 0, x = 8.75; trunc(x / 8 * 65536) > 0; k++)
+		x = trunc(x / 8 * 65536) / 65536;
+	for (i = 0; i < k; i++)
+		assert_int_equal(timely_on_completion(&s, &p, 110),
+				 TIMELY_MD_GRAD);
+	assert_true(s.rtt_diff_fx > 0);
+	step_expect(&s, &p, 110, TIMELY_AI, d);
+	assert_int_equal(s.rtt_diff_fx, 0);
+	assert_int_equal(s.neg_count, 1);
+	for (i = 2; i <= 4; i++)
+		step_expect(&s, &p, 110, TIMELY_AI, d);
+	step_expect(&s, &p, 110, TIMELY_HAI, 5 * d);
+
+	/* The counter saturates instead of wrapping to 0. */
+	s.neg_count = TIMELY_NEG_COUNT_MAX;
+	step_expect(&s, &p, 110, TIMELY_HAI, 5 * d);
+	assert_int_equal(s.neg_count, TIMELY_NEG_COUNT_MAX);
+}
+
+/* With a = 1 the gradient is the last difference: exact bookkeeping. */
+static void test_hai_alpha_one(void **state)
+{
+	struct timely_params p = paper_params();
+	const long long d = 1250000;
+	struct timely_state s;
+
+	(void)state;
+	p.ewma_alpha_fx = 65536;
+	p.hai_thresh = 3;
+	p.hai_n = 7;
+	timely_state_init(&s, &p, 100000000ULL);
+	step_expect(&s, &p, 200, TIMELY_FIRST, 0);
+	step_expect(&s, &p, 190, TIMELY_AI, d);		/* count 1 */
+	step_expect(&s, &p, 190, TIMELY_AI, d);		/* count 2 */
+	step_expect(&s, &p, 150, TIMELY_HAI, 7 * d);	/* count 3 */
+	step_expect(&s, &p, 150, TIMELY_HAI, 7 * d);
+	assert_int_equal(timely_on_completion(&s, &p, 151), TIMELY_MD_GRAD);
+	assert_int_equal(s.neg_count, 0);
+	step_expect(&s, &p, 151, TIMELY_AI, d);
+	step_expect(&s, &p, 151, TIMELY_AI, d);
+	step_expect(&s, &p, 140, TIMELY_HAI, 7 * d);
+
+	/*
+	 * The count runs in every regime: falling RTTs above T_high count,
+	 * so the first completion back in the band can be HAI.
+	 */
+	assert_int_equal(timely_on_completion(&s, &p, 900), TIMELY_MD_HIGH);
+	assert_int_equal(s.neg_count, 0);
+	assert_int_equal(timely_on_completion(&s, &p, 800), TIMELY_MD_HIGH);
+	assert_int_equal(timely_on_completion(&s, &p, 700), TIMELY_MD_HIGH);
+	assert_int_equal(s.neg_count, 2);
+	step_expect(&s, &p, 400, TIMELY_HAI, 7 * d);
+	/* ... and so do non-positive gradients below T_low. */
+	assert_int_equal(timely_on_completion(&s, &p, 420), TIMELY_MD_GRAD);
+	step_expect(&s, &p, 40, TIMELY_AI_LOW, d);
+	step_expect(&s, &p, 40, TIMELY_AI_LOW, d);
+	step_expect(&s, &p, 30, TIMELY_AI_LOW, d);
+	assert_int_equal(s.neg_count, 3);
+	step_expect(&s, &p, 45, TIMELY_AI_LOW, d);
+	assert_int_equal(s.neg_count, 0);
+}
+
+/* ---- 3. thresholds on the instantaneous RTT ---- */
+
+static void test_thresholds(void **state)
+{
+	struct timely_params p = paper_params();
+	struct timely_state s;
+	static const u32 high[] = { 4000, 2000, 1500, 1000, 800, 600, 501 };
+	unsigned int i;
+	u32 rtt;
+
+	(void)state;
+	/* Below T_low: + delta even with a steep rise. */
+	timely_state_init(&s, &p, 300000000ULL);
+	step_expect(&s, &p, 1, TIMELY_FIRST, 0);
+	for (rtt = 5; rtt < 50; rtt += 4)
+		step_expect(&s, &p, rtt, TIMELY_AI_LOW, 1250000);
+	assert_true(s.grad_fx > 0);
+
+	/* Above T_high: cut by b (1 - T_high / rtt) even while falling. */
+	p.max_dec_fx = 65536;
+	timely_state_init(&s, &p, 1000000000ULL);
+	timely_on_completion(&s, &p, 9000);
+	for (i = 0; i < ARRAY_SIZE(high); i++) {
+		double before = (double)s.rate_bytes_ps;
+		double want = before * (1 - 0.8 * (1 - 500.0 / high[i]));
+
+		assert_int_equal(timely_on_completion(&s, &p, high[i]),
+				 TIMELY_MD_HIGH);
+		assert_true(s.grad_fx < 0);
+		assert_near(s.rate_bytes_ps, fmax(want, 125000), 2 + want * 1e-4);
+	}
+
+	/* The edges belong to the band. */
+	timely_state_init(&s, &p, 300000000ULL);
+	timely_on_completion(&s, &p, 50);
+	assert_int_equal(timely_on_completion(&s, &p, 50), TIMELY_AI);
+	assert_int_equal(timely_on_completion(&s, &p, 49), TIMELY_AI_LOW);
+	assert_int_equal(timely_on_completion(&s, &p, 500), TIMELY_MD_GRAD);
+	assert_int_equal(timely_on_completion(&s, &p, 500), TIMELY_MD_GRAD);
+	assert_int_equal(timely_on_completion(&s, &p, 501), TIMELY_MD_HIGH);
+
+	/*
+	 * Instantaneous, not smoothed: after a long stay at 900 us one sample
+	 * of 40 us is an increase, and after a long stay at 60 us a single
+	 * 600 us spike is a cut.
+	 */
+	timely_state_init(&s, &p, 300000000ULL);
+	for (i = 0; i < 20; i++)
+		timely_on_completion(&s, &p, 900);
+	step_expect(&s, &p, 40, TIMELY_AI_LOW, 1250000);
+	for (i = 0; i < 20; i++)
+		timely_on_completion(&s, &p, 60);
+	{
+		double want = (double)s.rate_bytes_ps *
+			      (1 - 0.8 * (1 - 500.0 / 600));
+
+		assert_int_equal(timely_on_completion(&s, &p, 600),
+				 TIMELY_MD_HIGH);
+		assert_near(s.rate_bytes_ps, want, 2 + want * 1e-4);
+	}
+
+	/* The patched variant keeps both thresholds. */
+	p = patched_params();
+	timely_state_init(&s, &p, 300000000ULL);
+	timely_on_completion(&s, &p, 10);
+	step_expect(&s, &p, 49, TIMELY_AI_LOW, 1250000);
+	assert_int_equal(timely_on_completion(&s, &p, 50), TIMELY_PATCHED);
+	assert_int_equal(timely_on_completion(&s, &p, 500), TIMELY_PATCHED);
+	{
+		double want = (double)s.rate_bytes_ps *
+			      (1 - 0.8 * (1 - 500.0 / 700));
+
+		assert_int_equal(timely_on_completion(&s, &p, 700),
+				 TIMELY_MD_HIGH);
+		assert_near(s.rate_bytes_ps, want, 2 + want * 1e-4);
+	}
+}
+
+/* ---- 4. caps and extremes ---- */
+
+/* old - new <= old * max_dec, exactly. */
+static void assert_drop_capped(u64 old_rate, u64 new_rate, u32 max_dec_fx)
+{
+	if (new_rate < old_rate &&
+	    (u128)(old_rate - new_rate) * 65536 > (u128)old_rate * max_dec_fx)
+		fail_msg("rate fell from %llu to %llu, more than %u/65536",
+			 (unsigned long long)old_rate,
+			 (unsigned long long)new_rate, max_dec_fx);
+}
+
+static void test_caps(void **state)
+{
+	struct timely_params p = paper_params();
+	struct timely_state s;
+	u64 before;
+
+	(void)state;
+	/* Initial rate clamped; never 0 even with a 0 floor. */
+	timely_state_init(&s, &p, 0);
+	assert_int_equal(s.rate_bytes_ps, 125000);
+	timely_state_init(&s, &p, ~0ULL);
+	assert_int_equal(s.rate_bytes_ps, LINE_10G);
+	p.min_rate_bytes_ps = 0;
+	timely_state_init(&s, &p, 0);
+	assert_int_equal(s.rate_bytes_ps, 1);
+	p = paper_params();
+
+	/* Increases stop at max_rate. */
+	timely_state_init(&s, &p, LINE_10G - 1);
+	timely_on_completion(&s, &p, 10);
+	timely_on_completion(&s, &p, 10);
+	assert_int_equal(s.rate_bytes_ps, LINE_10G);
+	timely_on_completion(&s, &p, 10);
+	assert_int_equal(s.rate_bytes_ps, LINE_10G);
+
+	/* A steep gradient takes exactly max_dec = 1/2, not b g. */
+	timely_state_init(&s, &p, 1000000001ULL);
+	timely_on_completion(&s, &p, 50);
+	assert_int_equal(timely_on_completion(&s, &p, 499), TIMELY_MD_GRAD);
+	assert_int_equal(s.rate_bytes_ps, 1000000001ULL - 500000000ULL);
+
+	/* 1 s RTT: b (1 - 500 / 1e6) = 0.7996 > max_dec. */
+	before = s.rate_bytes_ps;
+	assert_int_equal(timely_on_completion(&s, &p, 1000000),
+			 TIMELY_MD_HIGH);
+	assert_int_equal(s.rate_bytes_ps, before - before / 2);
+
+	/* max_dec = 0.3 (19661/65536). */
+	p.max_dec_fx = 19661;
+	before = s.rate_bytes_ps;
+	timely_on_completion(&s, &p, 1000000);
+	assert_drop_capped(before, s.rate_bytes_ps, p.max_dec_fx);
+	assert_near(s.rate_bytes_ps, before * (1 - 19661 / ONE_D), 1.5);
+
+	/* No cap, b = 1, the largest RTT: down to the floor, never 0. */
+	p.max_dec_fx = 65536;
+	p.beta_fx = 65536;
+	timely_state_init(&s, &p, LINE_10G);
+	timely_on_completion(&s, &p, 100);
+	timely_on_completion(&s, &p, 0xFFFFFFFFU);
+	assert_int_equal(s.regime, TIMELY_MD_HIGH);
+	/* Samples saturate at 2^30 us: 1e9+ * 500 / 2^30 ~ 582 B/s. */
+	assert_int_equal(s.rate_bytes_ps, 125000);
+	p.min_rate_bytes_ps = 0;
+	timely_state_init(&s, &p, 1000);
+	timely_on_completion(&s, &p, 100);
+	timely_on_completion(&s, &p, 0xFFFFFFFFU);
+	assert_int_equal(s.rate_bytes_ps, 1);
+	timely_on_completion(&s, &p, 0xFFFFFFFFU);
+	assert_int_equal(s.rate_bytes_ps, 1);
+
+	/* Tiny RTTs (0, 1 us) are increases; equal RTTs a zero gradient. */
+	p = paper_params();
+	timely_state_init(&s, &p, 200000000ULL);
+	timely_on_completion(&s, &p, 1);
+	step_expect(&s, &p, 1, TIMELY_AI_LOW, 1250000);
+	step_expect(&s, &p, 0, TIMELY_AI_LOW, 1250000);
+	assert_int_equal(s.rtt_diff_fx, -57344);	/* 0.875 * -1 us */
+	timely_on_completion(&s, &p, 300);
+	timely_on_completion(&s, &p, 300);
+	while (s.rtt_diff_fx)
+		timely_on_completion(&s, &p, 300);
+	assert_int_equal(s.grad_fx, 0);
+	{
+		bool hai = s.neg_count + 1 >= 5;
+
+		step_expect(&s, &p, 300, hai ? TIMELY_HAI : TIMELY_AI,
+			    hai ? 5 * 1250000 : 1250000);
+	}
+
+	/* 100 Gbit/s rates and a 1 s RTT swing in the band of a wide cfg. */
+	p.max_rate_bytes_ps = 12500000000ULL;
+	p.t_high_us = 2000000;
+	p.max_dec_fx = 65536;
+	p.beta_fx = 65536;
+	timely_state_init(&s, &p, 12500000000ULL);
+	timely_on_completion(&s, &p, 100);
+	timely_on_completion(&s, &p, 1000000);
+	/* b g = 0.875 * 999900 / 20 >> 1: the whole rate, down to the floor. */
+	assert_int_equal(s.regime, TIMELY_MD_GRAD);
+	assert_int_equal(s.rate_bytes_ps, 125000);
+}
+
+/* Parameters and state at the edge of every field: no UB, rate bounded. */
+static void test_extreme_params(void **state)
+{
+	struct test_rng rng = { 0xDEADBEEFCAFEULL };
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < 20000; i++) {
+		struct timely_params p;
+		struct timely_state s;
+		unsigned int j;
+
+		p.variant = (u32)rng_next(&rng);
+		p.ewma_alpha_fx = (u32)rng_next(&rng);
+		p.beta_fx = (u32)rng_next(&rng);
+		p.patched_beta_fx = (u32)rng_next(&rng);
+		p.max_dec_fx = (u32)rng_next(&rng);
+		p.t_low_us = (u32)rng_next(&rng) >> rng_range(&rng, 0, 31);
+		p.t_high_us = (u32)rng_next(&rng) >> rng_range(&rng, 0, 31);
+		p.min_rtt_us = (u32)rng_next(&rng) >> rng_range(&rng, 0, 31);
+		p.hai_thresh = (u32)rng_next(&rng) >> rng_range(&rng, 0, 31);
+		p.hai_n = (u32)rng_next(&rng);
+		p.delta_bytes_ps = rng_next(&rng) >> rng_range(&rng, 0, 63);
+		p.min_rate_bytes_ps = rng_next(&rng) >> rng_range(&rng, 0, 63);
+		p.max_rate_bytes_ps = rng_next(&rng) >> rng_range(&rng, 0, 63);
+		p.line_rate_bytes_ps = rng_next(&rng) >> rng_range(&rng, 0, 63);
+		if (i & 1)
+			p.variant &= 1;
+		timely_state_init(&s, &p, rng_next(&rng));
+		/* Arbitrary (corrupt) history as well. */
+		s.rtt_diff_fx = (s64)rng_next(&rng);
+		s.prev_rtt_us = (u32)rng_next(&rng);
+		s.flags = (u8)rng_next(&rng);
+		s.neg_count = (u16)rng_next(&rng);
+		for (j = 0; j < 10; j++) {
+			u32 rtt = (u32)rng_next(&rng) >> rng_range(&rng, 0, 31);
+
+			timely_on_completion(&s, &p, rtt);
+			assert_true(s.rate_bytes_ps >= 1);
+			assert_true(s.rate_bytes_ps <= TIMELY_RATE_LIMIT);
+			assert_true(s.regime <= TIMELY_PATCHED);
+		}
+		(void)timely_rtt_for_engine(&p, (u32)rng_next(&rng),
+					    (u32)rng_next(&rng));
+	}
+}
+
+/* ---- 5. serialization delay ---- */
+
+static void test_serialization(void **state)
+{
+	struct timely_params p = paper_params();
+	struct test_rng rng = { 0xC0FFEEULL };
+	unsigned int i;
+
+	(void)state;
+	/* 64 KB at 10 Gbit/s: 52.4288 us, rounded down. */
+	assert_int_equal(timely_serialization_us(&p, 65536), 52);
+	assert_int_equal(timely_rtt_for_engine(&p, 100, 65536), 48);
+	assert_int_equal(timely_rtt_for_engine(&p, 53, 65536), 1);
+	assert_int_equal(timely_rtt_for_engine(&p, 54, 65536), 2);
+	assert_int_equal(timely_rtt_for_engine(&p, 52, 65536), 1);
+	assert_int_equal(timely_rtt_for_engine(&p, 0, 65536), 1);
+	assert_int_equal(timely_rtt_for_engine(&p, 0, 0), 1);
+	assert_int_equal(timely_rtt_for_engine(&p, 0xFFFFFFFFU, 0),
+			 0xFFFFFFFFU);
+	/* 64 KB at 1 Gbit/s: 524.288 us; 9000 B at 100 Gbit/s: 0.72 us. */
+	p.line_rate_bytes_ps = 125000000;
+	assert_int_equal(timely_serialization_us(&p, 65536), 524);
+	p.line_rate_bytes_ps = 12500000000ULL;
+	assert_int_equal(timely_serialization_us(&p, 9000), 0);
+	assert_int_equal(timely_rtt_for_engine(&p, 30, 9000), 30);
+	/* Unknown line rate: nothing subtracted. */
+	p.line_rate_bytes_ps = 0;
+	assert_int_equal(timely_serialization_us(&p, 65536), 0);
+	assert_int_equal(timely_rtt_for_engine(&p, 77, 65536), 77);
+	/* Largest segment at 1 B/s saturates, the RTT floors at 1. */
+	p.line_rate_bytes_ps = 1;
+	assert_int_equal(timely_serialization_us(&p, 0xFFFFFFFFU),
+			 0xFFFFFFFFU);
+	assert_int_equal(timely_rtt_for_engine(&p, 0xFFFFFFFFU, 0xFFFFFFFFU),
+			 1);
+
+	for (i = 0; i < 100000; i++) {
+		u64 line = rng_range(&rng, 1, 1ULL << 40);
+		u32 seg = (u32)rng_next(&rng) >> rng_range(&rng, 0, 31);
+		u32 raw = (u32)rng_next(&rng) >> rng_range(&rng, 0, 31);
+		u128 ser = (u128)seg * 1000000 / line;
+		u32 want_ser = ser > 0xFFFFFFFFU ? 0xFFFFFFFFU : (u32)ser;
+		u32 want = raw > want_ser ? raw - want_ser : 0;
+
+		p.line_rate_bytes_ps = line;
+		assert_int_equal(timely_serialization_us(&p, seg), want_ser);
+		assert_int_equal(timely_rtt_for_engine(&p, raw, seg),
+				 want ? want : 1);
+	}
+}
+
+static void test_completion_due(void **state)
+{
+	struct timely_params p = paper_params();
+	struct timely_state s;
+
+	(void)state;
+	assert_false(timely_completion_due(0, 65536, false));
+	assert_false(timely_completion_due(0, 65536, true));
+	assert_false(timely_completion_due(65535, 65536, false));
+	assert_true(timely_completion_due(65536, 65536, false));
+	assert_true(timely_completion_due(100000, 65536, false));
+	assert_true(timely_completion_due(1, 65536, true));
+	assert_true(timely_completion_due(1, 0, false));
+
+	timely_state_init(&s, &p, 1000000);
+	assert_false(timely_account_acked(&s, 30000, 65536, false));
+	assert_false(timely_account_acked(&s, 30000, 65536, false));
+	assert_true(timely_account_acked(&s, 30000, 65536, false));
+	assert_int_equal(s.acked_bytes, 0);
+	assert_false(timely_account_acked(&s, 1448, 65536, false));
+	assert_true(timely_account_acked(&s, 1448, 65536, true));
+	assert_false(timely_account_acked(&s, 0, 65536, true));
+	assert_true(timely_account_acked(&s, 0xFFFFFFFFU, 0xFFFFFFFFU, false));
+	/* Saturates instead of wrapping to a small count. */
+	s.acked_bytes = 0xFFFFFFF0U;
+	assert_true(timely_account_acked(&s, 0x100, 0xFFFFFFFFU, false));
+}
+
+/* ---- 6. patched variant: fixed point and fairness ---- */
+
+/* Constant RTT r in the band: g = 0, w = 1/2, R* = delta / (b_p err). */
+static void check_fixed_point(u32 rtt, u64 start)
+{
+	struct timely_params p = patched_params();
+	double bp = fx_d(p.patched_beta_fx);
+	double err = (rtt - 50.0) / 50.0;
+	double rstar = 1250000.0 / (bp * err);
+	struct timely_state s;
+	double dist = fabs((double)start - rstar);
+	unsigned int i;
+
+	timely_state_init(&s, &p, start);
+	timely_on_completion(&s, &p, rtt);
+	for (i = 0; i < 40000; i++) {
+		double prev = (double)s.rate_bytes_ps;
+
+		assert_int_equal(timely_on_completion(&s, &p, rtt),
+				 TIMELY_PATCHED);
+		/* Monotone approach, from either side. */
+		if (fabs((double)s.rate_bytes_ps - rstar) > dist + 2)
+			fail_msg("rtt %u step %u: %llu moved away from %.0f",
+				 rtt, i, (unsigned long long)s.rate_bytes_ps,
+				 rstar);
+		dist = fabs((double)s.rate_bytes_ps - rstar);
+		if (start > rstar)
+			assert_true(s.rate_bytes_ps <= prev + 2);
+		else
+			assert_true(s.rate_bytes_ps + 2 >= prev);
+	}
+	assert_near(s.rate_bytes_ps, rstar, rstar * 1e-4);
+}
+
+static void test_patched_fixed_point(void **state)
+{
+	(void)state;
+	/* err = 1: R* = 125 delta ~ 156 MB/s; err = 0.5, 0.2, 2. */
+	check_fixed_point(100, LINE_10G);
+	check_fixed_point(100, 125000);
+	check_fixed_point(75, LINE_10G);
+	check_fixed_point(75, 1000000);
+	check_fixed_point(60, 900000000ULL);
+	check_fixed_point(60, 2000000);
+	check_fixed_point(150, LINE_10G);
+	check_fixed_point(150, 125000);
+}
+
+/*
+ * Fluid bottleneck: capacity C, queue q in bytes, dt per completion; every
+ * flow sees rtt = base + q / C as it was PLANT_DELAY completions ago (the
+ * feedback of a real RTT is one RTT old: 3 x 20 us here).
+ */
+#define PLANT_DELAY	3
+
+struct plant {
+	double q;
+	double cap;
+	double dt;
+	double base_us;
+	u32 hist[PLANT_DELAY];
+	unsigned int n;
+};
+
+static void plant_init(struct plant *pl)
+{
+	unsigned int i;
+
+	pl->q = 0;
+	pl->cap = (double)LINE_10G;
+	pl->dt = 20e-6;
+	pl->base_us = 20;
+	pl->n = 0;
+	for (i = 0; i < PLANT_DELAY; i++)
+		pl->hist[i] = (u32)pl->base_us;
+}
+
+/* The RTT the flows see now. */
+static u32 plant_rtt(const struct plant *pl)
+{
+	return pl->hist[pl->n % PLANT_DELAY];
+}
+
+/* Run the queue for one completion interval at the total rate in_rate. */
+static void plant_step(struct plant *pl, double in_rate)
+{
+	pl->q += (in_rate - pl->cap) * pl->dt;
+	if (pl->q < 0)
+		pl->q = 0;
+	pl->hist[pl->n % PLANT_DELAY] =
+		(u32)lround(pl->base_us + pl->q / pl->cap * 1e6);
+	pl->n++;
+}
+
+/*
+ * One flow on a 10 Gbit/s bottleneck: R -> C, and R = delta / (b_p err)
+ * puts the RTT at T_low (1 + delta / (b_p C)) = 56.25 us.
+ */
+static void test_patched_single_flow(void **state)
+{
+	struct timely_params p = patched_params();
+	double err = 1250000.0 / (fx_d(p.patched_beta_fx) * LINE_10G);
+	double rtt_sum = 0, rate_sum = 0;
+	struct timely_state s;
+	unsigned int i, n = 0;
+	struct plant pl;
+
+	(void)state;
+	plant_init(&pl);
+	p.max_rate_bytes_ps = 2 * LINE_10G;
+	timely_state_init(&s, &p, 10000000);
+	for (i = 0; i < 30000; i++) {
+		u32 rtt = plant_rtt(&pl);
+		int r = timely_on_completion(&s, &p, rtt);
+
+		if (i >= 20000) {
+			assert_int_equal(r, TIMELY_PATCHED);
+			rtt_sum += rtt;
+			rate_sum += (double)s.rate_bytes_ps;
+			n++;
+		}
+		plant_step(&pl, (double)s.rate_bytes_ps);
+	}
+	/* The RTT is in whole microseconds: its mean within 1 us. */
+	assert_near(rtt_sum / n, 50 * (1 + err), 1.0);
+	assert_near(rate_sum / n, (double)LINE_10G, LINE_10G * 0.01);
+}
+
+static double jain2(double a, double b)
+{
+	return (a + b) * (a + b) / (2 * (a * a + b * b));
+}
+
+struct two_flow_result {
+	double jain;		/* at the end */
+	double util;		/* mean total rate / C over the tail */
+	double rtt;		/* mean RTT over the tail */
+	double r1, r2;		/* mean rates over the tail */
+	unsigned int in_band;	/* band updates of flow 1 in the tail */
+};
+
+#define TWO_FLOW_STEPS	20000
+#define TWO_FLOW_TAIL	5000
+
+static void run_two_flows(const struct timely_params *p, u64 r1, u64 r2,
+			  struct two_flow_result *res)
+{
+	struct timely_state s1, s2;
+	struct plant pl;
+	unsigned int i;
+
+	*res = (struct two_flow_result){ 0 };
+	plant_init(&pl);
+	timely_state_init(&s1, p, r1);
+	timely_state_init(&s2, p, r2);
+	for (i = 0; i < TWO_FLOW_STEPS; i++) {
+		u32 rtt = plant_rtt(&pl);
+		int reg = timely_on_completion(&s1, p, rtt);
+
+		timely_on_completion(&s2, p, rtt);
+		assert_between(s1.rate_bytes_ps, p->min_rate_bytes_ps,
+			       p->max_rate_bytes_ps);
+		assert_between(s2.rate_bytes_ps, p->min_rate_bytes_ps,
+			       p->max_rate_bytes_ps);
+		if (i >= TWO_FLOW_STEPS - TWO_FLOW_TAIL) {
+			res->rtt += rtt;
+			res->r1 += (double)s1.rate_bytes_ps;
+			res->r2 += (double)s2.rate_bytes_ps;
+			res->in_band += reg == TIMELY_PATCHED;
+		}
+		plant_step(&pl, (double)(s1.rate_bytes_ps + s2.rate_bytes_ps));
+	}
+	res->rtt /= TWO_FLOW_TAIL;
+	res->r1 /= TWO_FLOW_TAIL;
+	res->r2 /= TWO_FLOW_TAIL;
+	res->util = (res->r1 + res->r2) / LINE_10G;
+	res->jain = jain2((double)s1.rate_bytes_ps, (double)s2.rate_bytes_ps);
+}
+
+/*
+ * Two flows starting far apart.  Patched: both end at the unique fixed
+ * point, C / 2 each with 2 delta / (b_p err) = C, i.e. err = 2 delta /
+ * (b_p C) and RTT = T_low (1 + err) = 62.5 us.  Paper: recorded only (no
+ * unique fixed point), beyond staying in bounds.
+ */
+static void test_two_flows(void **state)
+{
+	static const u64 starts[][2] = {
+		{ LINE_10G, 12500000 },
+		{ 125000, 800000000 },
+		{ 1000000000, 100000000 },
+	};
+	struct timely_params pp = patched_params();
+	struct timely_params pa = paper_params();
+	double err = 2 * 1250000.0 / (fx_d(pp.patched_beta_fx) * LINE_10G);
+	struct two_flow_result res;
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(starts); i++) {
+		run_two_flows(&pp, starts[i][0], starts[i][1], &res);
+		if (res.jain <= 0.99)
+			fail_msg("patched, start %llu/%llu: Jain %.4f",
+				 (unsigned long long)starts[i][0],
+				 (unsigned long long)starts[i][1], res.jain);
+		assert_int_equal(res.in_band, TWO_FLOW_TAIL);
+		assert_near(res.rtt, 50 * (1 + err), 1.0);
+		assert_near(res.r1, LINE_10G / 2.0, LINE_10G * 0.01);
+		assert_near(res.r2, LINE_10G / 2.0, LINE_10G * 0.01);
+
+		run_two_flows(&pa, starts[i][0], starts[i][1], &res);
+		print_message("# paper TIMELY, start %llu/%llu: Jain %.4f, utilization %.3f, mean rtt %.1f us\n",
+			      (unsigned long long)starts[i][0],
+			      (unsigned long long)starts[i][1], res.jain,
+			      res.util, res.rtt);
+		assert_between(res.jain, 0.5, 1.0);
+	}
+}
+
+/* ---- 7. random inputs, invariants ---- */
+
+static struct timely_params random_params(struct test_rng *rng)
+{
+	struct timely_params p;
+
+	p.variant = (u32)rng_range(rng, 0, 1);
+	p.ewma_alpha_fx = (u32)rng_range(rng, 0, 65536);
+	p.beta_fx = (u32)rng_range(rng, 0, 65536);
+	p.patched_beta_fx = (u32)rng_range(rng, 0, 65536);
+	p.max_dec_fx = (u32)rng_range(rng, 0, 65536);
+	p.t_low_us = (u32)rng_range(rng, 0, 2000);
+	p.t_high_us = p.t_low_us + (u32)rng_range(rng, 0, 100000);
+	p.min_rtt_us = (u32)rng_range(rng, 1, 1000);
+	p.hai_thresh = (u32)rng_range(rng, 0, 20);
+	p.hai_n = (u32)rng_range(rng, 1, 64);
+	p.line_rate_bytes_ps = rng_range(rng, 1000000, 1ULL << 40);
+	p.max_rate_bytes_ps = rng_range(rng, 1, p.line_rate_bytes_ps);
+	p.min_rate_bytes_ps = rng_range(rng, 1, p.max_rate_bytes_ps);
+	p.delta_bytes_ps = rng_range(rng, 0, p.max_rate_bytes_ps / 10);
+	return p;
+}
+
+static void test_random_invariants(void **state)
+{
+	struct test_rng rng = { 0x5EED5EED5EEDULL };
+	struct timely_params p;
+	struct timely_state s;
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < 100000; i++) {
+		u64 before, lo, hi, d;
+		u32 rtt;
+		int r;
+
+		if (i % 1000 == 0) {
+			p = random_params(&rng);
+			assert_true(timely_params_valid(&p));
+			timely_state_init(&s, &p, rng_next(&rng) >> 20);
+		}
+		lo = p.min_rate_bytes_ps;
+		hi = p.max_rate_bytes_ps;
+		d = p.delta_bytes_ps;
+		rtt = (u32)rng_range(&rng, 0, 1000000);
+		before = s.rate_bytes_ps;
+		r = timely_on_completion(&s, &p, rtt);
+
+		assert_between(s.rate_bytes_ps, lo, hi);
+		assert_true(s.rate_bytes_ps >= 1);
+		assert_drop_capped(before, s.rate_bytes_ps, p.max_dec_fx);
+		assert_int_equal(s.regime, r);
+		assert_int_equal(s.prev_rtt_us, rtt);
+		if (r == TIMELY_FIRST) {
+			assert_int_equal(s.rate_bytes_ps, before);
+		} else if (rtt < p.t_low_us) {
+			assert_int_equal(r, TIMELY_AI_LOW);
+			assert_int_equal(s.rate_bytes_ps,
+					 before + d > hi ? hi : before + d);
+		} else if (rtt > p.t_high_us) {
+			assert_int_equal(r, TIMELY_MD_HIGH);
+			assert_true(s.rate_bytes_ps <= before);
+		} else if (p.variant == TIMELY_VARIANT_PATCHED) {
+			assert_int_equal(r, TIMELY_PATCHED);
+			/* Never above R + delta: (1 - w) <= 1, err >= 0. */
+			assert_true(s.rate_bytes_ps <= before + d);
+		} else if (s.rtt_diff_fx <= 0) {
+			bool hai = s.neg_count >= p.hai_thresh;
+			u64 want = before + (hai ? p.hai_n : 1) * d;
+
+			assert_int_equal(r, hai ? TIMELY_HAI : TIMELY_AI);
+			assert_int_equal(s.rate_bytes_ps, want > hi ? hi : want);
+		} else {
+			assert_int_equal(r, TIMELY_MD_GRAD);
+			assert_int_equal(s.neg_count, 0);
+			assert_true(s.rate_bytes_ps <= before);
+		}
+		assert_true(s.grad_fx == 0 || (s.grad_fx < 0) ==
+			    (s.rtt_diff_fx < 0));
+	}
+}
+
+static void test_params_default(void **state)
+{
+	struct timely_params want = paper_params();
+	struct timely_params p;
+
+	(void)state;
+	timely_params_default(&p, LINE_10G);
+	assert_true(timely_params_valid(&p));
+	assert_int_equal(p.variant, TIMELY_VARIANT_PAPER);
+	assert_int_equal(p.ewma_alpha_fx, want.ewma_alpha_fx);
+	assert_near(p.beta_fx, want.beta_fx, 1);
+	assert_near(p.patched_beta_fx, want.patched_beta_fx, 1);
+	assert_int_equal(p.max_dec_fx, want.max_dec_fx);
+	assert_int_equal(p.t_low_us, 50);
+	assert_int_equal(p.t_high_us, 500);
+	assert_int_equal(p.min_rtt_us, 20);
+	assert_int_equal(p.hai_thresh, 5);
+	assert_int_equal(p.hai_n, 5);
+	assert_int_equal(p.delta_bytes_ps, 1250000);
+	assert_int_equal(p.min_rate_bytes_ps, 125000);
+	assert_int_equal(p.max_rate_bytes_ps, LINE_10G);
+	assert_int_equal(p.line_rate_bytes_ps, LINE_10G);
+	timely_params_default(&p, 0);
+	assert_int_equal(p.min_rate_bytes_ps, 1);
+
+	p = want;
+	p.t_low_us = 600;
+	assert_false(timely_params_valid(&p));
+	p = want;
+	p.min_rate_bytes_ps = 0;
+	assert_false(timely_params_valid(&p));
+	p = want;
+	p.ewma_alpha_fx = 65537;
+	assert_false(timely_params_valid(&p));
+	p = want;
+	p.variant = 2;
+	assert_false(timely_params_valid(&p));
+	p = want;
+	p.max_rate_bytes_ps = TIMELY_RATE_LIMIT + 1;
+	assert_false(timely_params_valid(&p));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_params_default),
+		cmocka_unit_test(test_first_sample),
+		cmocka_unit_test(test_sequences_paper),
+		cmocka_unit_test(test_sequences_patched),
+		cmocka_unit_test(test_hai),
+		cmocka_unit_test(test_hai_alpha_one),
+		cmocka_unit_test(test_thresholds),
+		cmocka_unit_test(test_caps),
+		cmocka_unit_test(test_extreme_params),
+		cmocka_unit_test(test_serialization),
+		cmocka_unit_test(test_completion_due),
+		cmocka_unit_test(test_patched_fixed_point),
+		cmocka_unit_test(test_patched_single_flow),
+		cmocka_unit_test(test_two_flows),
+		cmocka_unit_test(test_random_invariants),
+	};
+
+	return cmocka_run_group_tests_name("dcc_timely", tests, NULL, NULL);
+}
