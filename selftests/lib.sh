@@ -1,0 +1,278 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Shared helpers for the selftests and the benchmark: checks, module
+# loading, the emulated network (network namespaces, veth, tc) and the
+# measurements (iperf3, ping, nstat).  Source it; it expects to run as root
+# inside the test VM (tools/vm/run).
+
+KSFT_PASS=0
+KSFT_FAIL=1
+KSFT_SKIP=4
+
+DCC_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+DCC_BIN=${DCC_BIN:-$DCC_ROOT/selftests/build}
+DCC_FAILS=0
+DCC_CHECKS=0
+
+# --- reporting ---------------------------------------------------------
+
+log() { echo "# $*"; }
+
+# check DESC CMD...: run CMD, record and print the outcome.
+check() {
+	local desc=$1
+	shift
+	DCC_CHECKS=$((DCC_CHECKS + 1))
+	if "$@"; then
+		echo "# PASS: $desc"
+	else
+		echo "# FAIL: $desc"
+		DCC_FAILS=$((DCC_FAILS + 1))
+	fi
+}
+
+# expect DESC EXPR: like check, for an awk expression over numbers,
+# e.g. expect "rtt below 2 ms" "$rtt < 2000".
+expect() {
+	check "$1 [$2]" awk "BEGIN { exit !($2) }"
+}
+
+skip() {
+	echo "# SKIP: $*"
+	exit $KSFT_SKIP
+}
+
+# End a test: exit status from the checks made.
+finish() {
+	log "$DCC_CHECKS checks, $DCC_FAILS failed"
+	[ "$DCC_FAILS" -eq 0 ] && exit $KSFT_PASS
+	exit $KSFT_FAIL
+}
+
+require_root() {
+	[ "$(id -u)" -eq 0 ] || skip "needs root (run in the VM: make selftests)"
+}
+
+require_cmd() {
+	local c
+	for c in "$@"; do
+		command -v "$c" >/dev/null || skip "needs $c"
+	done
+}
+
+# --- modules -----------------------------------------------------------
+
+# ko_path MOD: the module built in the tree, else the installed one.
+ko_path() {
+	if [ -f "$DCC_ROOT/$1.ko" ]; then
+		echo "$DCC_ROOT/$1.ko"
+	else
+		modinfo -n "$1" 2>/dev/null
+	fi
+}
+
+# load_module MOD [PARAM=VALUE...]: (re)load with the given parameters.
+load_module() {
+	local mod=$1 ko
+	shift
+	ko=$(ko_path "$mod")
+	[ -n "$ko" ] || { echo "# no $mod.ko: run make first"; return 1; }
+	unload_module "$mod"
+	insmod "$ko" "$@"
+}
+
+unload_module() {
+	local i
+	grep -q "^$1 " /proc/modules || return 0
+	for i in $(seq 50); do
+		rmmod "$1" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	rmmod "$1"
+}
+
+# set_param MOD NAME VALUE: write a parameter at run time.
+set_param() {
+	echo "$3" > "/sys/module/$1/parameters/$2"
+}
+
+get_param() {
+	cat "/sys/module/$1/parameters/$2"
+}
+
+# Let every namespace use the named congestion controls.
+allow_cc() {
+	local cur
+	cur=$(sysctl -n net.ipv4.tcp_allowed_congestion_control)
+	sysctl -qw net.ipv4.tcp_allowed_congestion_control="$cur $*"
+}
+
+# Load the stock modules a comparison needs (cubic is built in).
+load_stock_cc() {
+	local m
+	for m in "$@"; do
+		[ "$m" = cubic ] || [ "$m" = reno ] || modprobe "tcp_$m"
+	done
+}
+
+# --- network -----------------------------------------------------------
+#
+# Dumbbell: CLI (senders) -- RTR -- SRV (receivers).
+#   CLI cli0 10.0.1.1/24 fd00:1::1/64     RTR rc0 10.0.1.254 fd00:1::fe
+#   SRV srv0 10.0.2.1/24 fd00:2::1/64     RTR rs0 10.0.2.254 fd00:2::fe
+# The bottleneck is RTR's egress towards SRV (rs0): htb at RATE with a
+# queue of LIMIT packets (drop tail) or a RED queue marking ECN.  The base
+# delay is netem on RTR's egress towards CLI (rc0), so it delays the ACKs
+# and never holds data packets: the forward queue is the only queue.
+
+NS_PREFIX=${NS_PREFIX:-dcc$$}
+NS_CLI=$NS_PREFIX-cli
+NS_RTR=$NS_PREFIX-rtr
+NS_SRV=$NS_PREFIX-srv
+SRV_IP=10.0.2.1
+SRV_IP6=fd00:2::1
+CLI_IP=10.0.1.1
+
+in_cli() { ip netns exec "$NS_CLI" "$@"; }
+in_rtr() { ip netns exec "$NS_RTR" "$@"; }
+in_srv() { ip netns exec "$NS_SRV" "$@"; }
+
+topo_cleanup() {
+	local ns
+	for ns in "$NS_CLI" "$NS_RTR" "$NS_SRV"; do
+		ip netns pids "$ns" 2>/dev/null | xargs -r kill 2>/dev/null
+		ip netns del "$ns" 2>/dev/null
+	done
+	return 0
+}
+
+_veth_quiet() {
+	# Offloads off, so that queue limits count real packets.
+	ip netns exec "$1" ethtool -K "$2" tso off gso off gro off \
+		>/dev/null 2>&1 || true
+}
+
+# topo_dumbbell: build the namespaces and links (no shaping yet).
+topo_dumbbell() {
+	local ns
+	modprobe -q veth
+	topo_cleanup
+	for ns in "$NS_CLI" "$NS_RTR" "$NS_SRV"; do
+		ip netns add "$ns"
+		ip -n "$ns" link set lo up
+		ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.accept_dad=0 \
+			net.ipv6.conf.default.accept_dad=0
+	done
+	ip link add cli0 netns "$NS_CLI" type veth peer name rc0 netns "$NS_RTR"
+	ip link add srv0 netns "$NS_SRV" type veth peer name rs0 netns "$NS_RTR"
+	ip -n "$NS_CLI" addr add 10.0.1.1/24 dev cli0
+	ip -n "$NS_CLI" addr add fd00:1::1/64 dev cli0 nodad
+	ip -n "$NS_RTR" addr add 10.0.1.254/24 dev rc0
+	ip -n "$NS_RTR" addr add fd00:1::fe/64 dev rc0 nodad
+	ip -n "$NS_RTR" addr add 10.0.2.254/24 dev rs0
+	ip -n "$NS_RTR" addr add fd00:2::fe/64 dev rs0 nodad
+	ip -n "$NS_SRV" addr add 10.0.2.1/24 dev srv0
+	ip -n "$NS_SRV" addr add fd00:2::1/64 dev srv0 nodad
+	for ns in "$NS_CLI:cli0" "$NS_RTR:rc0" "$NS_RTR:rs0" "$NS_SRV:srv0"; do
+		ip -n "${ns%%:*}" link set "${ns#*:}" up
+		_veth_quiet "${ns%%:*}" "${ns#*:}"
+	done
+	ip -n "$NS_CLI" route add default via 10.0.1.254
+	ip -n "$NS_CLI" -6 route add default via fd00:1::fe
+	ip -n "$NS_SRV" route add default via 10.0.2.254
+	ip -n "$NS_SRV" -6 route add default via fd00:2::fe
+	in_rtr sysctl -qw net.ipv4.ip_forward=1 net.ipv6.conf.all.forwarding=1
+	# Deep enough socket buffers for the emulated BDPs.
+	for ns in "$NS_CLI" "$NS_SRV"; do
+		ip netns exec "$ns" sysctl -qw net.ipv4.tcp_ecn=1 \
+			net.ipv4.tcp_no_metrics_save=1
+	done
+}
+
+# topo_shape RATE_MBIT DELAY_US LIMIT_PKTS [red KB]: bottleneck and delay.
+# With "red KB", the bottleneck queue is RED marking ECN from KB kilobytes
+# (min = max - 1 packet, so it acts as a step at KB, the way DCTCP wants).
+topo_shape() {
+	local rate=$1 delay=$2 limit=$3 aqm=${4:-fifo} kb=${5:-30}
+	# A burst of tens of KB: the emulated timers are late, and htb with a
+	# one-packet burst loses 10-20 % of its rate to them.
+	in_rtr tc qdisc replace dev rs0 root handle 1: htb default 1
+	in_rtr tc class replace dev rs0 parent 1: classid 1:1 htb \
+		rate "${rate}mbit" ceil "${rate}mbit" burst 30k cburst 30k
+	if [ "$aqm" = red ]; then
+		local max=$((kb * 1000)) min=$((kb * 1000 - 1500))
+		in_rtr tc qdisc replace dev rs0 parent 1:1 handle 10: red \
+			limit $((limit * 1514)) min $min max $((max + 1)) \
+			avpkt 1500 burst $(((min + max) / 3000 + 1)) \
+			probability 1.0 bandwidth "${rate}mbit" ecn
+	else
+		in_rtr tc qdisc replace dev rs0 parent 1:1 handle 10: pfifo \
+			limit "$limit"
+	fi
+	in_rtr tc qdisc replace dev rc0 root netem delay "${delay}us" \
+		limit 100000
+}
+
+# Packets dropped and ECN-marked at the bottleneck so far.
+bottleneck_drops() {
+	in_rtr tc -s qdisc show dev rs0 | awk '/dropped/ {
+		for (i = 1; i <= NF; i++) if ($i == "(dropped") d += $(i + 1) + 0
+	} END { print d + 0 }'
+}
+
+# --- measurements -------------------------------------------------------
+
+# percentile P: print the P-th percentile of numbers on stdin.
+percentile() {
+	sort -n | awk -v p="$1" '{ v[NR] = $1 }
+		END { if (!NR) { print "nan"; exit }
+		      i = int(NR * p / 100 + 0.999999); if (i < 1) i = 1
+		      if (i > NR) i = NR; print v[i] }'
+}
+
+# ping_rtts COUNT INTERVAL: RTTs in microseconds, CLI -> SRV, one a line.
+ping_rtts() {
+	in_cli ping -n -c "$1" -i "$2" -W 1 "$SRV_IP" 2>/dev/null |
+		awk -F'time=' '/time=/ { split($2, a, " "); printf "%d\n", a[1] * 1000 }'
+}
+
+iperf_server() {
+	in_srv iperf3 -s -D -p "${1:-5201}" >/dev/null 2>&1
+	sleep 0.2
+}
+
+# iperf_flow CC SECONDS [PORT] [extra iperf3 args]: JSON on stdout.
+iperf_flow() {
+	local cc=$1 secs=$2 port=${3:-5201}
+	shift 3 2>/dev/null || shift $#
+	in_cli iperf3 -c "$SRV_IP" -p "$port" -C "$cc" -t "$secs" -J "$@"
+}
+
+# Receiver goodput (Mbit/s) and sender retransmits from iperf3 JSON.
+iperf_mbps() { jq -r '.end.sum_received.bits_per_second / 1e6'; }
+iperf_retrans() { jq -r '.end.sum_sent.retransmits // 0'; }
+
+# nstat_get NS COUNTER: absolute value of a TCP MIB counter in a namespace.
+nstat_get() {
+	ip netns exec "$1" nstat -az "$2" 2>/dev/null |
+		awk -v c="$2" '$1 == c { print $2; f = 1 } END { if (!f) print 0 }'
+}
+
+# measure_bulk CC SECS [PORT]: one bulk flow CLI -> SRV for SECS seconds
+# with a 50 Hz ping through the same queue after a 2 s warm-up.  Prints
+# "goodput_mbps rtt_p50_us rtt_p99_us retransmits".  Needs iperf_server.
+measure_bulk() {
+	local cc=$1 secs=$2 port=${3:-5201} tmp p50 p99 json
+	tmp=$(mktemp -d)
+	iperf_flow "$cc" "$secs" "$port" > "$tmp/iperf" &
+	local pid=$!
+	sleep 2
+	ping_rtts $(((secs - 3) * 50)) 0.02 > "$tmp/rtts"
+	wait $pid
+	json=$(cat "$tmp/iperf")
+	p50=$(percentile 50 < "$tmp/rtts")
+	p99=$(percentile 99 < "$tmp/rtts")
+	echo "$(echo "$json" | iperf_mbps) $p50 $p99 $(echo "$json" | iperf_retrans)"
+	rm -rf "$tmp"
+}

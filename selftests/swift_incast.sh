@@ -1,0 +1,46 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# 16-to-1 incast through a shallow buffer: every flow starts at once; swift
+# finishes them all without a retransmit timeout.
+. "$(dirname "$0")/lib.sh"
+require_root
+
+RATE=${RATE:-100}
+DELAY=${DELAY:-250}
+LIMIT=${LIMIT:-200}		# packets: shallow next to the 1000 of the bulk test
+FLOWS=${FLOWS:-16}
+BYTES=${BYTES:-131072}
+TARGET=${TARGET:-500}
+ROUNDS=${ROUNDS:-3}
+
+load_module tcp_swift base_target_us="$TARGET" || exit $KSFT_FAIL
+topo_dumbbell
+trap topo_cleanup EXIT
+topo_shape "$RATE" "$DELAY" "$LIMIT"
+allow_cc swift
+# The receiver ACKs every segment at once.  A window below two packets
+# otherwise meets Linux's delayed ACK (40 ms or more): the delay samples
+# are then mostly ACK delay.  Operators set the same on receivers' routes
+# (Documentation/swift.rst, "Receivers").
+in_srv ip route replace default via 10.0.2.254 quickack 1
+in_srv "$DCC_BIN/incast" -s 6000 &
+sleep 0.3
+
+ideal_us=$((FLOWS * BYTES * 8 / RATE))
+for r in $(seq "$ROUNDS"); do
+	rto0=$(nstat_get "$NS_CLI" TcpExtTCPTimeouts)
+	out=$(in_cli "$DCC_BIN/incast" -c $SRV_IP 6000 "$FLOWS" "$BYTES" swift)
+	rc=$?
+	rto=$(($(nstat_get "$NS_CLI" TcpExtTCPTimeouts) - rto0))
+	last=$(echo "$out" | sed -n 's/.*last_us=\([0-9]*\).*/\1/p')
+	log "round $r: $out rtos=$rto ideal_us=$ideal_us drops=$(bottleneck_drops)"
+	check "round $r: all $FLOWS flows complete" test "$rc" -eq 0 -a -n "$last"
+	check "round $r: no retransmit timeouts" test "$rto" -eq 0
+	expect "round $r: last flow within 10x ideal (no stalled flow)" "${last:-0} < 10 * $ideal_us"
+done
+
+topo_cleanup
+trap - EXIT
+unload_module tcp_swift
+finish

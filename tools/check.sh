@@ -1,0 +1,81 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The README's test command (make check): install what is missing, then
+#   1. userspace unit tests of the algorithm cores (ASan + UBSan),
+#   2. the build at W=1 (a warning fails it), checkpatch --strict, sparse,
+#   3. the kselftest-style suite in the VM (a kernel WARNING/BUG/Oops in
+#      the guest fails the run).
+# Ends with "N passed, N failed" counting unit test cases, build/lint
+# checks and selftests.  Exit status 0 only when nothing failed.
+#
+# SKIP_VM=1 skips step 3 (for a quick loop on a machine without QEMU).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+pass=0
+fail=0
+logdir=${CHECK_LOGDIR:-$(mktemp -d /tmp/dcc-check.XXXXXX)}
+
+count() {	# count LOGFILE PREFIX: add "PREFIX: N passed, M failed"
+	local line p f
+	line=$(grep -E "^$2: [0-9]+ passed, [0-9]+ failed" "$1" | tail -n 1)
+	if [ -z "$line" ]; then
+		echo "check: no '$2:' summary found, counting as a failure"
+		fail=$((fail + 1))
+		return
+	fi
+	p=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed.*/\1/')
+	f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
+	pass=$((pass + p))
+	fail=$((fail + f))
+}
+
+step() {	# step NAME CMD...: one pass/fail check
+	local name=$1
+	shift
+	if "$@" > "$logdir/$name.log" 2>&1; then
+		echo "ok: $name"
+		pass=$((pass + 1))
+	else
+		echo "FAILED: $name (log follows)"
+		tail -n 40 "$logdir/$name.log"
+		fail=$((fail + 1))
+	fi
+}
+
+if ! tools/deps.sh --check >/dev/null; then
+	tools/deps.sh || { echo "check: dependencies missing"; echo "0 passed, 1 failed"; exit 1; }
+fi
+
+echo "== unit tests"
+make -s -C tests run 2>&1 | tee "$logdir/unit.log"
+count "$logdir/unit.log" unit
+
+echo "== build and lint"
+no_warnings() {
+	make -s clean >/dev/null 2>&1
+	make modules 2>&1 | tee /dev/stderr | { ! grep -E "warning:|error:"; }
+}
+step build-W1 no_warnings
+step checkpatch make -s checkpatch
+sparse_clean() {
+	make sparse 2>&1 | tee /dev/stderr | { ! grep -E "warning:|error:"; }
+}
+step sparse sparse_clean
+
+if [ "${SKIP_VM:-0}" != 1 ]; then
+	echo "== selftests in the VM"
+	make -s modules >/dev/null 2>&1
+	make -s -C selftests run_vm 2>&1 | tee "$logdir/selftests.log"
+	rc=${PIPESTATUS[0]}
+	count "$logdir/selftests.log" selftests
+	if grep -q "^vm: " "$logdir/selftests.log"; then
+		echo "check: the VM runner reported a problem (exit $rc)"
+		fail=$((fail + 1))
+	fi
+fi
+
+echo "logs: $logdir"
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,54 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Install every Debian package the build, the tests, the demo and the
+# benchmark need.  Idempotent: packages already installed are skipped, and
+# apt is not touched at all when nothing is missing.
+#
+#   tools/deps.sh            install what is missing (needs root)
+#   tools/deps.sh --check    list what is missing, exit 1 if anything is
+set -euo pipefail
+
+PKGS=(
+	# kernel to boot in the VM and its matching kbuild tree
+	linux-image-amd64 linux-headers-amd64
+	# build and lint: gcc/make come with the headers' dependencies
+	build-essential kmod sparse linux-source-6.1 dkms
+	# VM runner
+	qemu-system-x86 busybox-static cpio
+	# unit tests
+	libcmocka-dev pkg-config
+	# network tests, demo and benchmark
+	iproute2 iperf3 sockperf iputils-ping tcpdump ethtool jq bc procps
+	gnuplot-nox
+)
+
+missing=()
+for p in "${PKGS[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+		missing+=("$p")
+done
+
+if [ "${1:-}" = "--check" ]; then
+	[ ${#missing[@]} -eq 0 ] && exit 0
+	echo "missing: ${missing[*]}"
+	exit 1
+fi
+
+if [ ${#missing[@]} -gt 0 ]; then
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "deps: need root to install: ${missing[*]}" >&2
+		exit 1
+	fi
+	echo "deps: installing ${missing[*]}"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -q
+	apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+# checkpatch.pl ships inside the source tarball; unpack just the scripts.
+if [ ! -f /usr/src/linux-source-6.1/scripts/checkpatch.pl ] &&
+   [ -f /usr/src/linux-source-6.1.tar.xz ]; then
+	tar -C /usr/src -xf /usr/src/linux-source-6.1.tar.xz \
+		linux-source-6.1/scripts
+fi
