@@ -33,7 +33,7 @@ vm() {
 	"$run" "$@" >"$out" 2>"$err" || rc=$?
 }
 
-echo "1..15"
+echo "1..16"
 
 # 1. kver.sh agrees with the kernel the VM boots.
 kver=$("$here/kver.sh" --print)
@@ -46,7 +46,7 @@ t1=$(date +%s.%N)
 ok "$([ "$rc" -eq 7 ] && echo 0 || echo 1)" "exit status passed through (exit 7 -> $rc)" err
 ok "$([ "$(cat out)" = "hello world" ] && echo 0 || echo 1)" "stdout captured" out err
 ok "$(grep -qx 'to stderr' err && echo 0 || echo 1)" "stderr captured separately" err
-echo "# whole run (boot, command, power-off): $(echo "$t1 - $t0" | bc) s on the host"
+echo "# whole run (boot, command, power-off): $(awk "BEGIN { print $t1 - $t0 }") s on the host"
 
 # 5. Byte-exact output: no CRLF, trailing partial line kept, large output intact.
 vm out err sh -c 'printf "a\r\nb\n"; seq 1 200000; printf "no newline"'
@@ -79,9 +79,9 @@ vm out err sh -c 'modprobe -a veth sch_netem tcp_dctcp &&
 ok "$([ "$rc" -eq 0 ] && grep -qw dctcp out && echo 0 || echo 1)" \
 	"modprobe veth sch_netem tcp_dctcp, ip netns, tc netem, tracefs" out err
 
-# 11. Guest-side timeout.
+# 11. Guest-side timeout, even for a command that ignores SIGTERM.
 t0=$(date +%s)
-vm out err --timeout 3 sleep 60
+vm out err --timeout 3 sh -c 'trap "" TERM; sleep 60'
 ok "$([ "$rc" -eq 124 ] && grep -q 'vm: timed out after 3 s' err && echo 0 || echo 1)" \
 	"--timeout 3 stops a hanging command: exit $rc after $(($(date +%s) - t0)) s" err
 
@@ -101,6 +101,11 @@ ok "$([ "$rc" -eq 5 ] && grep -q 'vm: kernel problem:' err && echo 0 || echo 1)"
 # 15. The check can be disabled.
 VM_ALLOW_KERNEL_WARN=1 vm out err sh -c 'echo "WARNING: dccvm selftest" >/dev/kmsg'
 ok "$rc" "VM_ALLOW_KERNEL_WARN=1 disables the kernel-log check" err
+
+# 16. A kernel crash ends the VM at once and is reported.
+vm out err sh -c 'echo c >/proc/sysrq-trigger; sleep 60'
+ok "$([ "$rc" -eq 3 ] && grep -q 'vm: kernel problem:.*Kernel panic' err && echo 0 || echo 1)" \
+	"a kernel panic is reported (exit $rc)" err
 
 [ "$failed" -eq 0 ] || echo "# $failed of $n tests failed"
 exit $((failed > 0))
