@@ -69,7 +69,9 @@ DCC_PARAM_UINT(ep_ewma_keep_permille, 750, 0, 999, NULL,
 DCC_PARAM_UINT(retx_reset_threshold, 3, 1, 255, NULL, swift_params_rebuild,
 	       "retransmit timeouts in a row that reset the window to its minimum");
 DCC_PARAM_UINT(pacing_headroom_pct, 120, 100, 1000, NULL, NULL,
-	       "pacing rate for windows of one packet or more, in percent of cwnd/srtt");
+	       "pacing rate for windows of two packets or more, in percent of cwnd/srtt");
+DCC_PARAM_UINT(delack_guard_us, 40000, 0, 1000000, NULL, NULL,
+	       "a lone segment's sample this far above the floor is taken for a delayed ACK, in microseconds (0: off)");
 
 static int swift_check_cwnd(const char *name, unsigned int val)
 {
@@ -133,6 +135,30 @@ static void swift_params_rebuild(void)
 	swift_p = p;
 }
 
+/*
+ * Host-wide RTT floor (see struct swift_floor).  Read on every ACK, written
+ * only when it changes (a new minimum, or the window expired), so the cache
+ * line stays shared.  Updates race without a lock: a lost update costs one
+ * sample, and each field is read and written whole.
+ */
+static struct swift_floor swift_floor;
+
+static u32 swift_floor_sample(const struct swift_ack *a)
+{
+	struct swift_floor f = {
+		.stamp_us = READ_ONCE(swift_floor.stamp_us),
+		.min_us = READ_ONCE(swift_floor.min_us),
+	};
+
+	if (a->has_delay &&
+	    swift_floor_update(&f, &swift_p, a->delay_us, a->ack_delayed,
+			       a->now_us)) {
+		WRITE_ONCE(swift_floor.stamp_us, f.stamp_us);
+		WRITE_ONCE(swift_floor.min_us, f.min_us);
+	}
+	return f.min_us;
+}
+
 /* Per-socket state, in inet_csk_ca(sk). */
 struct swift {
 	struct swift_state s;
@@ -144,14 +170,19 @@ static void swift_apply(struct sock *sk)
 	struct swift *ca = inet_csk_ca(sk);
 	u32 cwnd_fx = swift_cwnd_fx(&ca->s);
 	u32 srtt = dcc_srtt_us(tp);
-	u32 gain = cwnd_fx < DCC_FX_ONE ? 100 : READ_ONCE(pacing_headroom_pct);
+	bool paced = cwnd_fx < (SWIFT_MIN_TCP_CWND << DCC_FX_SHIFT);
+	u32 gain = paced ? 100 : READ_ONCE(pacing_headroom_pct);
+	u32 cwnd = max_t(u32, swift_cwnd_pkts(&ca->s), SWIFT_MIN_TCP_CWND);
+	u32 rtt;
 
-	tcp_snd_cwnd_set(tp, min(swift_cwnd_pkts(&ca->s), tp->snd_cwnd_clamp));
+	/* Below two packets the pacing rate alone enforces the window. */
+	tcp_snd_cwnd_set(tp, min(cwnd, tp->snd_cwnd_clamp));
 	/* Before the first RTT sample the initial window alone limits. */
-	if (srtt)
-		dcc_pacing_set_rate(sk, dcc_rate_from_window(cwnd_fx,
-			tp->mss_cache, swift_pacing_rtt_us(&ca->s, &swift_p, srtt),
-			gain));
+	if (!srtt)
+		return;
+	rtt = swift_pacing_rtt_us(&ca->s, &swift_p, srtt);
+	dcc_pacing_set_rate(sk, dcc_rate_from_window(cwnd_fx, tp->mss_cache,
+						     rtt, gain));
 }
 
 static void swift_init(struct sock *sk)
@@ -160,7 +191,7 @@ static void swift_init(struct sock *sk)
 	struct swift *ca = inet_csk_ca(sk);
 
 	swift_state_init(&ca->s, &swift_p, tcp_snd_cwnd(tp), READ_ONCE(hops),
-			 dcc_now_us(tp));
+			 tp->tcp_mstamp);
 	dcc_pacing_request(sk);
 	swift_apply(sk);
 }
@@ -170,15 +201,20 @@ static void swift_cong_control(DCC_CONG_CONTROL_ARGS)
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct swift *ca = inet_csk_ca(sk);
 	struct swift_ack a = {
-		.now_us = dcc_now_us(tp),
+		.now_us = tp->tcp_mstamp,
 		.srtt_us = dcc_srtt_us(tp),
 		.num_acked = rs->acked_sacked,
 		.has_delay = rs->rtt_us > 0,
 		.delay_us = rs->rtt_us > 0 ? (u32)rs->rtt_us : 0,
 		.app_limited = !tcp_is_cwnd_limited(sk),
-		.ack_delayed = rs->is_ack_delayed,
 	};
 
+	a.ack_delayed = swift_ack_maybe_delayed(rs->is_ack_delayed,
+						rs->prior_in_flight,
+						rs->acked_sacked, a.delay_us,
+						READ_ONCE(swift_floor.min_us),
+						READ_ONCE(delack_guard_us));
+	a.floor_us = swift_floor_sample(&a);
 	swift_on_ack(&ca->s, &swift_p, &a);
 	swift_apply(sk);
 }
@@ -190,7 +226,7 @@ static void swift_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 
 	/* CA_EVENT_LOSS is raised by a retransmit timeout only. */
 	if (ev == CA_EVENT_LOSS &&
-	    swift_on_rto(&ca->s, &swift_p, dcc_now_us(tp), dcc_srtt_us(tp)))
+	    swift_on_rto(&ca->s, &swift_p, tp->tcp_mstamp, dcc_srtt_us(tp)))
 		swift_apply(sk);
 }
 
@@ -201,7 +237,7 @@ static void swift_set_state(struct sock *sk, u8 new_state)
 
 	if (new_state == TCP_CA_Recovery &&
 	    inet_csk(sk)->icsk_ca_state != TCP_CA_Recovery &&
-	    swift_on_fast_recovery(&ca->s, &swift_p, dcc_now_us(tp),
+	    swift_on_fast_recovery(&ca->s, &swift_p, tp->tcp_mstamp,
 				   dcc_srtt_us(tp)))
 		swift_apply(sk);
 }

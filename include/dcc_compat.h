@@ -22,12 +22,6 @@
 #define DCC_CONG_CONTROL_ARGS struct sock *sk, const struct rate_sample *rs
 #endif
 
-/* Current time in microseconds on TCP's clock, truncated to 32 bits. */
-static inline u32 dcc_now_us(const struct tcp_sock *tp)
-{
-	return (u32)tp->tcp_mstamp;
-}
-
 /* Smoothed RTT in microseconds (0 before the first sample). */
 static inline u32 dcc_srtt_us(const struct tcp_sock *tp)
 {

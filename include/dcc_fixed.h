@@ -128,6 +128,14 @@ static inline u32 dcc_us_since(u32 now, u32 then)
 	return d > 0 ? (u32)d : 0;
 }
 
+/* Microseconds from 'then' to 'now' on a 64-bit clock (TCP's tcp_mstamp),
+ * saturated to u32; 0 if 'then' lies in the future.
+ */
+static inline u32 dcc_us_since64(u64 now, u64 then)
+{
+	return now > then ? dcc_sat_u32(now - then) : 0;
+}
+
 /* True if a is strictly before b on a wrapping u32 clock. */
 static inline bool dcc_before32(u32 a, u32 b)
 {

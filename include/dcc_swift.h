@@ -56,10 +56,11 @@ struct swift_state {
 	u32 fcwnd_fx;		/* fabric window */
 	u32 ecwnd_fx;		/* endpoint window */
 	u32 prior_cwnd_fx;	/* effective window before the last cut (undo) */
-	u32 t_fdec_us;		/* time of the last fabric decrease */
-	u32 t_edec_us;		/* time of the last endpoint decrease */
+	u64 t_fdec_us;		/* time of the last fabric decrease */
+	u64 t_edec_us;		/* time of the last endpoint decrease */
+	u64 min_rtt_stamp_us;	/* when min_rtt_us was taken */
 	u32 min_rtt_us;		/* windowed minimum fabric delay */
-	u32 min_rtt_stamp_us;	/* when min_rtt_us was taken */
+	u32 base_rtt_us;	/* base the relative target counts from */
 	u32 ep_delay_x8;	/* EWMA of the endpoint delay, us << 3 */
 	u32 last_delay_us;	/* latest fabric delay sample */
 	u32 last_target_us;	/* fabric target used for it */
@@ -70,7 +71,7 @@ struct swift_state {
 
 /* One ACK's worth of input. */
 struct swift_ack {
-	u32 now_us;		/* current time */
+	u64 now_us;		/* current time (TCP's tcp_mstamp) */
 	u32 srtt_us;		/* smoothed RTT, when there is no delay sample */
 	u32 num_acked;		/* packets newly acknowledged */
 	u32 delay_us;		/* fabric delay sample, if has_delay */
@@ -79,6 +80,23 @@ struct swift_ack {
 	bool has_ep_delay;
 	bool app_limited;	/* not window limited: do not grow */
 	bool ack_delayed;	/* likely a delayed ACK: delay overstated */
+	u32 floor_us;		/* host-wide minimum RTT (0: none), see
+				 * struct swift_floor
+				 */
+};
+
+/*
+ * The lowest delay any connection of the host has seen within the window:
+ * the part of every RTT that is the host's own (stack, NIC, virtual
+ * machine) rather than the fabric's queues.  A relative target counts from
+ * it.  It is shared by all connections so that one which starts while a
+ * queue stands does not take that queue for base delay and claim a higher
+ * target than the connections already running (which would let each
+ * newcomer push the queue up by one target).
+ */
+struct swift_floor {
+	u64 stamp_us;		/* when min_us was taken */
+	u32 min_us;		/* 0: no estimate */
 };
 
 /* Compute the derived fields of p from the others. */
@@ -117,8 +135,8 @@ static inline u32 swift_target_us(const struct swift_state *s,
 
 	t += ((u64)s->hops * p->per_hop_ns) / 1000;
 	t += swift_flow_scaling_us(p, s->fcwnd_fx);
-	if (p->target_rel_minrtt && (s->flags & SWIFT_F_MINRTT_VALID))
-		t += s->min_rtt_us;
+	if (p->target_rel_minrtt)
+		t += s->base_rtt_us;
 	return dcc_sat_u32(t);
 }
 
@@ -128,7 +146,33 @@ static inline u32 swift_cwnd_fx(const struct swift_state *s)
 	return dcc_min_u32(s->fcwnd_fx, s->ecwnd_fx);
 }
 
-/* Congestion window in whole packets for TCP: rounded to nearest, >= 1. */
+/*
+ * TCP's own window never goes below two packets: a window below that is
+ * enforced by pacing alone.  A Linux receiver ACKs every second full
+ * segment at once but holds the ACK of a lone segment for its delayed-ACK
+ * timer (40 ms or more), which would turn every delay sample of a one-packet
+ * window into ACK delay, cut the window further and never let it recover.
+ */
+#define SWIFT_MIN_TCP_CWND	2
+
+/*
+ * Is this ACK's delay sample likely inflated by the receiver's delayed-ACK
+ * timer?  True when the stack says so, or when the ACK covers a single
+ * segment that was alone in flight and the sample exceeds the floor by at
+ * least guard_us (a Linux receiver delays a lone segment's ACK by at least
+ * 40 ms; no queue a Swift flow keeps comes near that).  guard_us 0: off.
+ */
+static inline bool swift_ack_maybe_delayed(bool stack_says, u32 prior_in_flight,
+					   u32 acked, u32 delay_us,
+					   u32 floor_us, u32 guard_us)
+{
+	if (stack_says)
+		return true;
+	return guard_us && prior_in_flight <= 1 && acked == 1 &&
+	       delay_us >= (u64)floor_us + guard_us;
+}
+
+/* Congestion window in whole packets: rounded to nearest, >= 1. */
 static inline u32 swift_cwnd_pkts(const struct swift_state *s)
 {
 	u32 c = (swift_cwnd_fx(s) + DCC_FX_ONE / 2) >> DCC_FX_SHIFT;
@@ -138,7 +182,7 @@ static inline u32 swift_cwnd_pkts(const struct swift_state *s)
 
 static inline void swift_state_init(struct swift_state *s,
 				    const struct swift_params *p,
-				    u32 init_cwnd_pkts, u32 hops, u32 now_us)
+				    u32 init_cwnd_pkts, u32 hops, u64 now_us)
 {
 	u64 c = (u64)init_cwnd_pkts << DCC_FX_SHIFT;
 
@@ -154,9 +198,9 @@ static inline void swift_state_init(struct swift_state *s,
 
 /* True when at least one RTT passed since the decrease stamped at t. */
 static inline bool swift_can_decrease(const struct swift_state *s, u8 flag,
-				      u32 t_us, u32 now_us, u32 srtt_us)
+				      u64 t_us, u64 now_us, u32 srtt_us)
 {
-	return !(s->flags & flag) || dcc_us_since(now_us, t_us) >= srtt_us;
+	return !(s->flags & flag) || dcc_us_since64(now_us, t_us) >= srtt_us;
 }
 
 /* Additive increase of one window: ai per RTT in total. */
@@ -199,9 +243,9 @@ static inline u32 swift_cut(const struct swift_params *p, u32 cwnd_fx,
 /* Track the windowed minimum of the fabric delay. */
 static inline void swift_update_min_rtt(struct swift_state *s,
 					const struct swift_params *p,
-					u32 delay_us, u32 now_us)
+					u32 delay_us, u64 now_us)
 {
-	bool expired = dcc_us_since(now_us, s->min_rtt_stamp_us) >
+	bool expired = dcc_us_since64(now_us, s->min_rtt_stamp_us) >
 		       p->minrtt_win_us;
 
 	if (!(s->flags & SWIFT_F_MINRTT_VALID) || expired ||
@@ -210,6 +254,28 @@ static inline void swift_update_min_rtt(struct swift_state *s,
 		s->min_rtt_stamp_us = now_us;
 		s->flags |= SWIFT_F_MINRTT_VALID;
 	}
+}
+
+/*
+ * Fold a delay sample into the host-wide floor.  Returns true when the
+ * floor changed (the caller then publishes it).  A likely-delayed ACK only
+ * lowers it.
+ */
+static inline bool swift_floor_update(struct swift_floor *f,
+				      const struct swift_params *p,
+				      u32 delay_us, bool ack_delayed,
+				      u64 now_us)
+{
+	bool expired = dcc_us_since64(now_us, f->stamp_us) > p->minrtt_win_us;
+
+	if (!delay_us || (f->min_us && delay_us > f->min_us &&
+			  (!expired || ack_delayed)))
+		return false;
+	if (f->min_us == delay_us && !expired)
+		return false;
+	f->min_us = delay_us;
+	f->stamp_us = now_us;
+	return true;
 }
 
 /* Fold an endpoint-delay sample into its EWMA; returns the EWMA in us. */
@@ -289,6 +355,9 @@ static inline u32 swift_on_ack(struct swift_state *s,
 		 */
 		if (!a->ack_delayed || a->delay_us < s->min_rtt_us)
 			swift_update_min_rtt(s, p, a->delay_us, a->now_us);
+		s->base_rtt_us = a->floor_us ?
+				 dcc_min_u32(a->floor_us, s->min_rtt_us) :
+				 s->min_rtt_us;
 		target = swift_target_us(s, p);
 		s->last_delay_us = a->delay_us;
 		s->last_target_us = target;
@@ -339,7 +408,7 @@ static inline u32 swift_on_ack(struct swift_state *s,
 /* A loss-driven cut of the fabric window by max_mdf, once per RTT. */
 static inline bool swift_loss_cut(struct swift_state *s,
 				  const struct swift_params *p,
-				  u32 now_us, u32 srtt_us)
+				  u64 now_us, u32 srtt_us)
 {
 	if (!swift_can_decrease(s, SWIFT_F_FDEC_VALID, s->t_fdec_us, now_us,
 				srtt_us))
@@ -356,7 +425,7 @@ static inline bool swift_loss_cut(struct swift_state *s,
 /* Entering fast recovery (a loss detected by ACKs). */
 static inline bool swift_on_fast_recovery(struct swift_state *s,
 					  const struct swift_params *p,
-					  u32 now_us, u32 srtt_us)
+					  u64 now_us, u32 srtt_us)
 {
 	return swift_loss_cut(s, p, now_us, srtt_us);
 }
@@ -368,13 +437,14 @@ static inline bool swift_on_fast_recovery(struct swift_state *s,
  */
 static inline bool swift_on_rto(struct swift_state *s,
 				const struct swift_params *p,
-				u32 now_us, u32 srtt_us)
+				u64 now_us, u32 srtt_us)
 {
 	if (s->retx_cnt < 255)
 		s->retx_cnt++;
 	if (s->retx_cnt >= p->retx_reset) {
 		swift_save_prior(s);
-		s->fcwnd_fx = p->min_cwnd_fx;
+		s->fcwnd_fx = dcc_clamp_u32(p->min_cwnd_fx, p->min_cwnd_fx,
+					    p->max_cwnd_fx);
 		s->t_fdec_us = now_us;
 		s->flags |= SWIFT_F_FDEC_VALID;
 		return true;

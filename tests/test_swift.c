@@ -190,14 +190,17 @@ static double ref_md(const struct ref_params *r, double cwnd, double d,
 
 /* A state with fabric window cwnd_fx (endpoint window not limiting). */
 static void init_state(struct swift_state *s, const struct swift_params *p,
-		       u32 cwnd_fx, u32 hops, u32 now)
+		       u32 cwnd_fx, u32 hops, u64 now)
 {
 	swift_state_init(s, p, 1, hops, now);
 	s->fcwnd_fx = cwnd_fx;
 	s->prior_cwnd_fx = cwnd_fx;
 }
 
-static u32 ack(struct swift_state *s, const struct swift_params *p, u32 now,
+/* Host-wide floor handed to ack() (0: none), as the glue passes it. */
+static u32 ack_floor_us;
+
+static u32 ack(struct swift_state *s, const struct swift_params *p, u64 now,
 	       u32 srtt, u32 num_acked, u32 delay)
 {
 	struct swift_ack a = {
@@ -206,13 +209,14 @@ static u32 ack(struct swift_state *s, const struct swift_params *p, u32 now,
 		.num_acked = num_acked,
 		.delay_us = delay,
 		.has_delay = true,
+		.floor_us = ack_floor_us,
 	};
 
 	return swift_on_ack(s, p, &a);
 }
 
 static u32 ep_ack(struct swift_state *s, const struct swift_params *p,
-		  u32 now, u32 srtt, u32 num_acked, u32 ep_delay)
+		  u64 now, u32 srtt, u32 num_acked, u32 ep_delay)
 {
 	struct swift_ack a = {
 		.now_us = now,
@@ -1329,7 +1333,7 @@ static void test_time_wrap(void **state)
 {
 	struct swift_params p = low_target_params();
 	struct swift_state s;
-	u32 t0 = 0xFFFFFFC0U;	/* 64 us before the wrap */
+	u64 t0 = 0xFFFFFFC0U;	/* 64 us before 2^32: no u32 wrap */
 
 	(void)state;
 	init_state(&s, &p, 64 << 16, DEFAULT_HOPS, t0);
@@ -1558,37 +1562,97 @@ static void test_random_invariants(void **state)
 	}
 }
 
-#ifdef DCC_TEST_KNOWN_BUGS
 /*
- * Known bug (reported, not fixed): the last-decrease stamp is a u32 time
- * compared with dcc_us_since(), which reads a stamp older than 2^31 us
- * (35.8 min) as lying in the future.  A connection without a decrease for
- * that long (idle, or below target) then can neither cut on delay nor on
- * loss until the clock wraps back (up to another 35.8 min); only three RTOs
- * in a row reduce its window.  The min-RTT stamp has the same problem.
+ * Regression: stamps were u32 and a stamp older than 2^31 us (35.8 min)
+ * read as lying in the future, blocking every cut and the min-RTT expiry.
+ * They are 64-bit (TCP's tcp_mstamp) now.
  */
 static void test_stale_stamps(void **state)
 {
 	struct swift_params p = default_params(false);
 	struct swift_state s;
-	u32 t0 = 1000, later = t0 + 40U * 60 * 1000000;	/* +40 min */
+	u64 t0 = 1000, later = t0 + 40ULL * 60 * 1000000;	/* +40 min */
 
 	(void)state;
 	init_state(&s, &p, 64 << 16, DEFAULT_HOPS, t0);
 	assert_int_equal(ack(&s, &p, t0, 100, 1, 10000), SWIFT_ACT_FDEC);
 	assert_int_equal(s.fcwnd_fx, 32 << 16);
-	assert_int_equal(ack(&s, &p, later, 100, 1, 10000), SWIFT_ACT_FDEC);
-	assert_true(swift_on_fast_recovery(&s, &p, later + 100, 100));
-	/* The min RTT (10000 us, from 40 minutes ago) has expired. */
 	assert_int_equal(s.min_rtt_us, 10000);
-	ack(&s, &p, later + 200, 100, 1, 20000);
+	/* 40 minutes later: a cut is allowed, and the 10000 us minimum has
+	 * expired, so the larger sample replaces it.
+	 */
+	assert_int_equal(ack(&s, &p, later, 100, 1, 20000), SWIFT_ACT_FDEC);
 	assert_int_equal(s.min_rtt_us, 20000);
+	assert_true(swift_on_fast_recovery(&s, &p, later + 100, 100));
+}
+
+/* Delayed-ACK detection: the stack's flag, or a lone segment far above the floor. */
+static void test_ack_maybe_delayed(void **state)
+{
+	(void)state;
+	assert_true(swift_ack_maybe_delayed(true, 10, 5, 100, 100, 40000));
+	/* A lone segment 40 ms above the floor: the receiver held its ACK. */
+	assert_true(swift_ack_maybe_delayed(false, 1, 1, 40500, 500, 40000));
+	assert_true(swift_ack_maybe_delayed(false, 0, 1, 40500, 500, 40000));
+	/* Just below the guard, or not alone, or several acked: genuine. */
+	assert_false(swift_ack_maybe_delayed(false, 1, 1, 40499, 500, 40000));
+	assert_false(swift_ack_maybe_delayed(false, 2, 1, 90000, 500, 40000));
+	assert_false(swift_ack_maybe_delayed(false, 1, 2, 90000, 500, 40000));
+	/* Guard off. */
+	assert_false(swift_ack_maybe_delayed(false, 1, 1, 90000, 500, 0));
+	/* No overflow near the top of the range. */
+	assert_false(swift_ack_maybe_delayed(false, 1, 1, 0xFFFFFFFFU,
+					     0xFFFFFFF0U, 40000));
+}
+
+/* The host-wide floor: lowest sample in the window, delayed ACKs only lower. */
+static void test_floor(void **state)
+{
+	struct swift_params p = default_params(true);
+	struct swift_floor f = { 0 };
+	u64 t = 5000, win = p.minrtt_win_us;
+
+	(void)state;
+	assert_false(swift_floor_update(&f, &p, 0, false, t));
+	assert_true(swift_floor_update(&f, &p, 300, false, t));
+	assert_int_equal(f.min_us, 300);
+	assert_false(swift_floor_update(&f, &p, 400, false, t + 10));
+	assert_false(swift_floor_update(&f, &p, 300, false, t + 10));
+	assert_true(swift_floor_update(&f, &p, 250, true, t + 20));
+	assert_int_equal(f.min_us, 250);
+	assert_int_equal(f.stamp_us, t + 20);
+	/* Expired: a delayed ACK cannot raise it, a normal sample can. */
+	assert_false(swift_floor_update(&f, &p, 900, true, t + 21 + win));
+	assert_int_equal(f.min_us, 250);
+	assert_true(swift_floor_update(&f, &p, 900, false, t + 21 + win));
+	assert_int_equal(f.min_us, 900);
+
+	/* A flow's target counts from the floor, not its own larger minimum. */
+	{
+		struct swift_state s;
+		struct swift_ack a = {
+			.now_us = t, .srtt_us = 1000, .num_acked = 1,
+			.has_delay = true, .delay_us = 1000, .floor_us = 200,
+		};
+
+		swift_state_init(&s, &p, 10, DEFAULT_HOPS, t);
+		swift_on_ack(&s, &p, &a);
+		assert_int_equal(s.min_rtt_us, 1000);
+		assert_int_equal(s.base_rtt_us, 200);
+		assert_int_equal(swift_target_us(&s, &p),
+				 200 + swift_target_us(&s, &(struct swift_params){
+					 .base_target_us = p.base_target_us,
+					 .per_hop_ns = p.per_hop_ns,
+					 .fs_range_us = p.fs_range_us,
+					 .fs_isq_max_fx = p.fs_isq_max_fx,
+					 .fs_isq_span_fx = p.fs_isq_span_fx }));
+	}
 }
 
 /*
- * Minor (reported, not fixed): the RTO reset writes min_cwnd unclamped, so
- * with min_cwnd > max_cwnd (not reachable through the module's checks) it
- * exceeds max_cwnd, where every other path lets max win (dcc_clamp_u32).
+ * Regression: the RTO reset wrote min_cwnd unclamped, so with
+ * min_cwnd > max_cwnd (not reachable through the module's checks) it
+ * exceeded max_cwnd, where every other path lets max win.
  */
 static void test_rto_reset_above_max(void **state)
 {
@@ -1605,7 +1669,6 @@ static void test_rto_reset_above_max(void **state)
 	swift_on_rto(&s, &p, 300, 10);
 	assert_true(s.fcwnd_fx <= p.max_cwnd_fx);
 }
-#endif
 
 /* ---------------------------------------------------------------------- */
 /* 10. Closed loop: flows through one bottleneck                          */
@@ -1632,7 +1695,7 @@ struct sim_flow {
 	bool started;
 	u32 inflight;
 	double srtt;
-	u32 last_fdec_us;
+	u64 last_fdec_us;
 	bool had_fdec;
 	u64 acked_late;	/* packets acked in the measured half */
 };
@@ -1641,7 +1704,9 @@ struct sim {
 	const struct swift_params *p;
 	unsigned int n;
 	u64 svc_ns, base_ns, dur_ns;
-	u32 clock0_us;
+	u64 clock0_us;
+	struct swift_floor floor;
+	bool use_floor;
 	struct sim_flow f[SIM_MAX_FLOWS];
 	struct sim_pkt ring[SIM_RING];
 	unsigned int head, count;
@@ -1678,7 +1743,8 @@ static void sim_run(struct sim *sm)
 		struct sim_flow *f;
 		struct sim_pkt pk;
 		unsigned int i, next = SIM_MAX_FLOWS;
-		u32 delay_us, now_us, act;
+		u32 delay_us, act;
+		u64 now_us;
 		u64 now;
 
 		/* A flow starting before the next ACK? */
@@ -1693,8 +1759,7 @@ static void sim_run(struct sim *sm)
 			f = &sm->f[next];
 			f->started = true;
 			swift_state_init(&f->s, p, f->init_pkts, DEFAULT_HOPS,
-					 sm->clock0_us +
-					 (u32)(f->start_ns / 1000));
+					 sm->clock0_us + f->start_ns / 1000);
 			sim_send(sm, next, f->start_ns);
 			continue;
 		}
@@ -1711,8 +1776,15 @@ static void sim_run(struct sim *sm)
 		delay_us = (u32)((now - pk.sent_ns + 500) / 1000);
 		f->srtt = f->srtt ? 0.875 * f->srtt + 0.125 * delay_us :
 				    delay_us;
-		now_us = sm->clock0_us + (u32)(now / 1000);
+		now_us = sm->clock0_us + now / 1000;
+		/* The host-wide floor, shared by the flows as in the glue. */
+		if (sm->use_floor) {
+			swift_floor_update(&sm->floor, p, delay_us, false,
+					   now_us);
+			ack_floor_us = sm->floor.min_us;
+		}
 		act = ack(&f->s, p, now_us, (u32)f->srtt, 1, delay_us);
+		ack_floor_us = 0;
 		check_bounds(&f->s, p);
 		/*
 		 * At most one cut per RTT in closed loop too: a cut comes from
@@ -1722,7 +1794,7 @@ static void sim_run(struct sim *sm)
 			if (f->had_fdec &&
 			    now_us - f->last_fdec_us < delay_us)
 				fail_msg("flow %u: cuts %u us apart, RTT %u",
-					 pk.flow, now_us - f->last_fdec_us,
+					 pk.flow, (u32)(now_us - f->last_fdec_us),
 					 delay_us);
 			f->had_fdec = true;
 			f->last_fdec_us = now_us;
@@ -1751,7 +1823,8 @@ static void check_sim(unsigned int n, const u32 *init, const u64 *start_ns,
 	sm.svc_ns = 1000;		/* 1 packet per us: 12 Gbit/s of 1500 B */
 	sm.base_ns = 10000;		/* 10 us base RTT */
 	sm.dur_ns = 100000000;		/* 100 ms */
-	sm.clock0_us = 0xFFFFFFFFU - 30000;	/* wraps 30 ms in */
+	sm.clock0_us = 0xFFFFFFFFULL - 30000;	/* crosses 2^32 30 ms in */
+	sm.use_floor = rel_minrtt;
 	for (i = 0; i < n; i++) {
 		sm.f[i].init_pkts = init[i];
 		sm.f[i].start_ns = start_ns[i];
@@ -1827,15 +1900,13 @@ static void test_sim_rel_minrtt(void **state)
 	check_sim(4, init, start, true, false);
 }
 
-#ifdef DCC_TEST_KNOWN_BUGS
 /*
- * Known issue (reported): with target_rel_minrtt (the module default) a
- * flow that starts while a queue stands measures base RTT + queue as its
- * minimum, gets a larger target and starves the flows before it, and the
- * queue ratchets up with each newcomer (4 flows: Jain 0.27, delay 112 us
- * vs 36 us with the absolute target).  Even 16 flows started together
- * measure minima 11 to 26 us apart (each first packet queues behind the
- * others'): Jain 0.78.
+ * Regression: with a per-flow minimum as the base of the relative target
+ * (target_rel_minrtt, the default) a flow that starts while a queue stands
+ * took base RTT + queue as its minimum, claimed a larger target and
+ * starved the flows before it, and the queue ratcheted up with each
+ * newcomer (4 flows: Jain 0.27, delay 112 us vs 36 us absolute).  The
+ * host-wide floor (struct swift_floor) gives every flow the same base.
  */
 static void test_sim_rel_minrtt_latecomer(void **state)
 {
@@ -1846,7 +1917,6 @@ static void test_sim_rel_minrtt_latecomer(void **state)
 	check_sim(4, init, start, true, true);
 	check_sim(16, sim_ones, sim_zeros, true, true);
 }
-#endif
 
 int main(void)
 {
@@ -1878,16 +1948,14 @@ int main(void)
 		cmocka_unit_test(test_zero_inputs),
 		cmocka_unit_test(test_degenerate_params),
 		cmocka_unit_test(test_random_invariants),
-#ifdef DCC_TEST_KNOWN_BUGS
+		cmocka_unit_test(test_ack_maybe_delayed),
+		cmocka_unit_test(test_floor),
 		cmocka_unit_test(test_stale_stamps),
 		cmocka_unit_test(test_rto_reset_above_max),
-#endif
 		cmocka_unit_test(test_sim_4_flows),
 		cmocka_unit_test(test_sim_16_flows),
 		cmocka_unit_test(test_sim_rel_minrtt),
-#ifdef DCC_TEST_KNOWN_BUGS
 		cmocka_unit_test(test_sim_rel_minrtt_latecomer),
-#endif
 	};
 
 	return cmocka_run_group_tests_name("dcc_swift", tests, NULL, NULL);
