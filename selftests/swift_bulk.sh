@@ -15,12 +15,9 @@ RATE=${RATE:-100}		# Mbit/s
 DELAY=${DELAY:-250}		# us, netem on the ACK path
 LIMIT=${LIMIT:-1000}		# packets of FIFO at the bottleneck
 SECS=${SECS:-8}
-# In the emulator the idle RTT is 0.5-0.9 ms with spikes: a 25 us target
-# (right for a real fabric) is below the noise.  Use an explicit target
-# relative to the minimum RTT (see Documentation/swift.rst, "Test beds").
-TARGET=${TARGET:-500}
 
-load_module tcp_swift base_target_us="$TARGET" || exit $KSFT_FAIL
+# shellcheck disable=SC2086
+load_module tcp_swift $SWIFT_VM_PARAMS || exit $KSFT_FAIL
 topo_dumbbell
 trap topo_cleanup EXIT
 topo_shape "$RATE" "$DELAY" "$LIMIT"
@@ -41,8 +38,9 @@ expect "swift reaches at least 75 % of cubic's goodput" \
 	"$s_mbps >= 0.75 * $c_mbps"
 expect "cubic fills the deep buffer (RTT p50 > 10x idle)" \
 	"$c_p50 > 10 * $idle"
+target=$(get_param tcp_swift base_target_us)
 expect "swift RTT p50 stays near base + target (< idle + target + 3 ms)" \
-	"$s_p50 < $idle + $TARGET + 3000"
+	"$s_p50 < $idle + $target + 3000"
 expect "swift RTT p50 is under a fifth of cubic's" "$s_p50 * 5 < $c_p50"
 
 topo_cleanup

@@ -11,10 +11,10 @@ DELAY=${DELAY:-250}
 LIMIT=${LIMIT:-200}		# packets: shallow next to the 1000 of the bulk test
 FLOWS=${FLOWS:-16}
 BYTES=${BYTES:-131072}
-TARGET=${TARGET:-500}
 ROUNDS=${ROUNDS:-3}
 
-load_module tcp_swift base_target_us="$TARGET" || exit $KSFT_FAIL
+# shellcheck disable=SC2086
+load_module tcp_swift $SWIFT_VM_PARAMS || exit $KSFT_FAIL
 topo_dumbbell
 trap topo_cleanup EXIT
 topo_shape "$RATE" "$DELAY" "$LIMIT"

@@ -7,7 +7,8 @@
 require_root
 require_cmd iperf3 ss
 
-load_module tcp_swift || exit $KSFT_FAIL
+# shellcheck disable=SC2086
+load_module tcp_swift $SWIFT_VM_PARAMS || exit $KSFT_FAIL
 topo_dumbbell
 trap topo_cleanup EXIT
 allow_cc swift
@@ -42,7 +43,7 @@ check "back to cubic after the sysctl changes (ss says '$got')" \
 	test "$got" = cubic
 
 # 2. setsockopt(TCP_CONGESTION), read back after a transfer.
-out=$(in_cli "$DCC_BIN/cc_sockopt" swift $SRV_IP 6000 2000000)
+out=$(in_cli "$DCC_BIN/cc_sockopt" swift $SRV_IP 6000 1000000)
 log "$out"
 check "setsockopt(TCP_CONGESTION, swift) holds after a transfer" \
 	test "${out%% *}" = cc=swift
