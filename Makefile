@@ -66,7 +66,7 @@ selftests: modules
 check:
 	$(SRCDIR)/tools/check.sh
 
-demo: modules
+demo:
 	$(SRCDIR)/tools/demo.sh
 
 # checkpatch --strict on every kernel source.  Two files get one justified

@@ -63,6 +63,22 @@ require_cmd() {
 
 # --- modules -----------------------------------------------------------
 
+# Parameters for the emulated test bed, in one place (tests, demo, bench).
+# The VM's idle RTT is 0.5-0.9 ms with timer spikes of 10 ms and more: a
+# 25 us queueing allowance (right for a real fabric) is below that noise,
+# so swift gets a 1 ms target above the RTT floor.  Its smallest window is
+# 0.1 packet instead of 0.001: with a ~1 ms RTT, 0.001 means one packet a
+# second, and a flow that noise pushes there takes seconds to come back.
+# See Documentation/swift.rst, "Test beds".
+SWIFT_VM_PARAMS=${SWIFT_VM_PARAMS:-"base_target_us=1000 min_cwnd_mpkt=100"}
+
+# TIMELY's defaults are the paper's for a 10 Gbit/s fabric (T_low 50 us,
+# T_high 500 us, min_rtt 20 us, delta 10 Mbit/s): all below this test bed's
+# idle RTT.  Here the line is the 100 Mbit/s bottleneck, delta is 1/1000 of
+# it and the thresholds sit above the RTT floor and its noise.  See
+# Documentation/timely.rst ("VM test bed").
+TIMELY_VM_PARAMS=${TIMELY_VM_PARAMS:-"line_rate_mbps=100 delta_kbps=100 t_low_us=1000 t_high_us=3000 min_rtt_us=500"}
+
 # ko_path MOD: the module built in the tree, else the installed one.
 ko_path() {
 	if [ -f "$DCC_ROOT/$1.ko" ]; then
@@ -82,13 +98,17 @@ load_module() {
 	insmod "$ko" "$@"
 }
 
+# unload_module MOD: wait (up to 60 s) for its last sockets to close, then
+# rmmod.  Connections that were torn down with their namespace may hold the
+# module until their timers run out.
 unload_module() {
 	local i
 	grep -q "^$1 " /proc/modules || return 0
-	for i in $(seq 50); do
-		rmmod "$1" 2>/dev/null && return 0
+	for i in $(seq 600); do
+		[ "$(cat "/sys/module/$1/refcnt" 2>/dev/null)" = 0 ] && break
 		sleep 0.1
 	done
+	[ "$i" -gt 10 ] && echo "# waited $((i / 10)) s for $1's sockets to close"
 	rmmod "$1"
 }
 
@@ -138,10 +158,20 @@ in_cli() { ip netns exec "$NS_CLI" "$@"; }
 in_rtr() { ip netns exec "$NS_RTR" "$@"; }
 in_srv() { ip netns exec "$NS_SRV" "$@"; }
 
+# Kill the test's processes, let their connections close while the links
+# still exist (up to 5 s), then delete the namespaces.  Deleting first
+# would strand FINs and leave sockets retransmitting into the void.
 topo_cleanup() {
-	local ns
+	local ns i
 	for ns in "$NS_CLI" "$NS_RTR" "$NS_SRV"; do
 		ip netns pids "$ns" 2>/dev/null | xargs -r kill 2>/dev/null
+	done
+	for i in $(seq 50); do
+		[ -z "$(ip netns exec "$NS_CLI" ss -Htn state connected \
+			exclude time-wait 2>/dev/null)" ] && break
+		sleep 0.1
+	done
+	for ns in "$NS_CLI" "$NS_RTR" "$NS_SRV"; do
 		ip netns del "$ns" 2>/dev/null
 	done
 	return 0
