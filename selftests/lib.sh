@@ -151,8 +151,8 @@ NS_CLI=$NS_PREFIX-cli
 NS_RTR=$NS_PREFIX-rtr
 NS_SRV=$NS_PREFIX-srv
 SRV_IP=10.0.2.1
+# shellcheck disable=SC2034 # for IPv6 tests
 SRV_IP6=fd00:2::1
-CLI_IP=10.0.1.1
 
 in_cli() { ip netns exec "$NS_CLI" "$@"; }
 in_rtr() { ip netns exec "$NS_RTR" "$@"; }

@@ -6,7 +6,7 @@
 # each program under the per-test timeout from ./settings (timeout=N).
 # Prints "selftests: N passed, N failed, N skipped" last; exit 1 on a failure.
 set -u
-cd "$(dirname "$0")"
+cd "$(dirname "$0")" || exit 1
 
 timeout_s=45
 [ -f settings ] && timeout_s=$(sed -n 's/^timeout=//p' settings)

@@ -23,7 +23,7 @@ cc_of_flow() {
 iperf_server 5201
 in_srv "$DCC_BIN/incast" -s 6000 &
 flow_cc() {
-	in_cli iperf3 -c $SRV_IP -p 5201 -t 2 "$@" >/dev/null 2>&1 &
+	in_cli iperf3 -c "$SRV_IP" -p 5201 -t 2 >/dev/null 2>&1 &
 	local pid=$!
 	sleep 1
 	cc_of_flow "$NS_CLI"
