@@ -34,7 +34,7 @@ best_of2() {
 	local a b
 	a=$(measure_bulk "$1" "$SECS")
 	b=$(measure_bulk "$1" "$SECS")
-	log "$1 runs: [$a] [$b]"
+	log "$1 runs: [$a] [$b]" >&2
 	awk -v a="$a" -v b="$b" 'BEGIN { split(a, x); split(b, y)
 		print (x[1] >= y[1] ? a : b) }'
 }
