@@ -1,0 +1,375 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * TIMELY: RTT-gradient, rate-based congestion control for the datacenter.
+ *
+ * After "TIMELY: RTT-based Congestion Control for the Datacenter", Mittal
+ * et al., SIGCOMM 2015, with the patched variant of Zhu et al., "ECN or
+ * Delay: Lessons Learnt from Analysis of DCQCN and TIMELY", CoNEXT 2016.
+ *
+ * The rate computation engine lives in include/dcc_timely.h (no kernel
+ * dependencies, unit tested in userspace).  This file is the RTT
+ * measurement and rate control glue: it turns ACKs into completion events
+ * (one per segment_bytes acked, or fewer when all written data is acked),
+ * feeds the engine the newest RTT sample minus the serialization time of
+ * the bytes it covers, and paces the socket at the engine's rate.  The
+ * congestion window is only a safeguard that bounds outstanding data and
+ * never limits what the rate allows.  See Documentation/timely.rst.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <net/tcp.h>
+
+#include "include/dcc_compat.h"
+#include "include/dcc_param.h"
+#include "include/dcc_pacing.h"
+#include "include/dcc_timely.h"
+
+#define TIMELY_VERSION "0.1"
+
+/* The safeguard window never goes below this many packets. */
+#define TIMELY_MIN_CWND	4U
+
+/* Global parameters in their engine form, rebuilt on every change. */
+static struct timely_params timely_p __read_mostly;
+
+static void timely_params_rebuild(void);
+static int timely_check_band(const char *name, unsigned int val);
+static int timely_check_rates(const char *name, unsigned int val);
+
+DCC_PARAM_UINT(variant, 0, 0, 1, NULL, timely_params_rebuild,
+	       "0: the paper's algorithm; 1: patched TIMELY (Zhu et al.)");
+DCC_PARAM_UINT(ewma_alpha_permille, 875, 1, 1000, NULL,
+	       timely_params_rebuild,
+	       "EWMA weight a of a new RTT difference, in 1/1000");
+DCC_PARAM_UINT(beta_permille, 800, 1, 1000, NULL, timely_params_rebuild,
+	       "multiplicative-decrease gain b (paper), in 1/1000");
+DCC_PARAM_UINT(patched_beta_ppm, 8000, 1, 1000000, NULL,
+	       timely_params_rebuild,
+	       "decrease gain b of the patched variant, in 1/1000000");
+DCC_PARAM_UINT(max_dec_permille, 500, 1, 999, NULL, timely_params_rebuild,
+	       "largest fraction of the rate one update or loss takes, in 1/1000");
+DCC_PARAM_UINT(delta_kbps, 10000, 1, 1000000000, NULL,
+	       timely_params_rebuild,
+	       "additive increase step delta, in kbit/s");
+DCC_PARAM_UINT(t_low_us, 50, 1, 1000000, timely_check_band,
+	       timely_params_rebuild,
+	       "below this RTT: additive increase (patched: reference RTT), in microseconds");
+DCC_PARAM_UINT(t_high_us, 500, 1, 1000000, timely_check_band,
+	       timely_params_rebuild,
+	       "above this RTT: multiplicative decrease, in microseconds");
+DCC_PARAM_UINT(min_rtt_us, 20, 1, 1000000, NULL, timely_params_rebuild,
+	       "fabric RTT constant that normalizes the gradient, in microseconds");
+DCC_PARAM_UINT(hai_thresh, 5, 1, 65535, NULL, timely_params_rebuild,
+	       "completions in a row with a gradient <= 0 before hyperactive increase");
+DCC_PARAM_UINT(hai_n, 5, 1, 1000, NULL, timely_params_rebuild,
+	       "hyperactive increase multiplier N of delta");
+DCC_PARAM_UINT(line_rate_mbps, 10000, 1, 1000000, timely_check_rates,
+	       timely_params_rebuild,
+	       "NIC line rate (serialization delay, default ceiling), in Mbit/s");
+DCC_PARAM_UINT(max_rate_mbps, 0, 0, 1000000, timely_check_rates,
+	       timely_params_rebuild,
+	       "rate ceiling, in Mbit/s (0: the line rate; never above it)");
+DCC_PARAM_UINT(min_rate_kbps, 1000, 1, 1000000000, timely_check_rates,
+	       timely_params_rebuild,
+	       "rate floor (the rate is never 0), in kbit/s");
+DCC_PARAM_UINT(start_rate_permille, 100, 1, 1000, NULL, NULL,
+	       "rate of a new connection, in 1/1000 of the rate ceiling");
+DCC_PARAM_UINT(segment_bytes, 16384, 1, 16777216, NULL, NULL,
+	       "bytes acked per completion event (rate update), in bytes");
+DCC_PARAM_UINT(rtt_min_filter, 0, 0, 1, NULL, NULL,
+	       "0: a completion's RTT is its last ACK's sample (paper); 1: the smallest sample in the completion");
+DCC_PARAM_UINT(cwnd_gain_pct, 200, 100, 1000, NULL, NULL,
+	       "safeguard window: rate times worst-case RTT times this, in percent");
+
+/*
+ * Cross-parameter checks apply to run-time writes.  At load time the
+ * parameters arrive one by one in any order (t_low_us=1000 before
+ * t_high_us=3000 would fail against the default 500), so timely_register()
+ * checks the final combination instead and fails the load if it is bad.
+ */
+static bool timely_live;
+
+static int timely_check_band(const char *name, unsigned int val)
+{
+	unsigned int lo = t_low_us, hi = t_high_us;
+
+	if (!timely_live)
+		return 0;
+	if (!strcmp(name, "t_low_us"))
+		lo = val;
+	else
+		hi = val;
+	if (lo >= hi) {
+		pr_warn("%s=%u: t_low_us (%u) must be below t_high_us (%u); keeping the old value\n",
+			name, val, lo, hi);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Effective ceiling in Mbit/s: max_rate_mbps, 0 or above the line: line. */
+static unsigned int timely_ceiling_mbps(unsigned int line, unsigned int max)
+{
+	return max && max < line ? max : line;
+}
+
+static int timely_check_rates(const char *name, unsigned int val)
+{
+	unsigned int line = line_rate_mbps, max = max_rate_mbps;
+	unsigned int min = min_rate_kbps;
+	u64 ceil_kbps;
+
+	if (!timely_live)
+		return 0;
+	if (!strcmp(name, "line_rate_mbps"))
+		line = val;
+	else if (!strcmp(name, "max_rate_mbps"))
+		max = val;
+	else
+		min = val;
+	if (max > line) {
+		pr_warn("%s=%u: max_rate_mbps (%u) must not exceed line_rate_mbps (%u); keeping the old value\n",
+			name, val, max, line);
+		return -EINVAL;
+	}
+	ceil_kbps = (u64)timely_ceiling_mbps(line, max) * 1000;
+	if (min > ceil_kbps) {
+		pr_warn("%s=%u: min_rate_kbps (%u) must not exceed the rate ceiling (%llu kbit/s); keeping the old value\n",
+			name, val, min, ceil_kbps);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static void timely_params_rebuild(void)
+{
+	u64 line = dcc_mbps_to_bytes_ps(line_rate_mbps);
+	struct timely_params p;
+
+	timely_params_default(&p, line);
+	p.variant = variant;
+	p.ewma_alpha_fx = dcc_fx_from_milli(ewma_alpha_permille);
+	p.beta_fx = dcc_fx_from_milli(beta_permille);
+	p.patched_beta_fx = dcc_div_u64((u64)patched_beta_ppm * DCC_FX_ONE,
+					1000000);
+	p.max_dec_fx = dcc_fx_from_milli(max_dec_permille);
+	p.t_low_us = t_low_us;
+	p.t_high_us = t_high_us;
+	p.min_rtt_us = min_rtt_us;
+	p.hai_thresh = hai_thresh;
+	p.hai_n = hai_n;
+	p.delta_bytes_ps = (u64)delta_kbps * 1000 / 8;
+	p.max_rate_bytes_ps =
+		dcc_mbps_to_bytes_ps(timely_ceiling_mbps(line_rate_mbps,
+							 max_rate_mbps));
+	p.min_rate_bytes_ps = (u64)min_rate_kbps * 1000 / 8;
+	/*
+	 * Readers on the data path may see a mix of old and new fields for
+	 * an instant; every field is valid on its own and the engine never
+	 * divides by a field that can be zero, so that is harmless.
+	 */
+	timely_p = p;
+}
+
+/* Per-socket state, in inet_csk_ca(sk). */
+struct timely {
+	struct timely_state s;
+	u64 undo_rate_bytes_ps;	/* rate before the last loss cut */
+	u32 last_rtt_us;	/* newest raw RTT sample, for the safeguard */
+	u32 seg_min_rtt_us;	/* smallest engine RTT in this completion */
+};
+
+/*
+ * Apply the rate: pace at it, and set the safeguard window to what the
+ * rate can have outstanding over a worst-case RTT (the largest of srtt,
+ * the newest sample and T_high), times cwnd_gain_pct.
+ */
+static void timely_apply(struct sock *sk)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct timely *ca = inet_csk_ca(sk);
+	u64 rate = ca->s.rate_bytes_ps;
+	u32 rtt = max3(dcc_srtt_us(tp), ca->last_rtt_us, timely_p.t_high_us);
+	u32 cwnd;
+
+	cwnd = dcc_window_from_rate(rate, rtt, tp->mss_cache,
+				    READ_ONCE(cwnd_gain_pct), TIMELY_MIN_CWND,
+				    max(tp->snd_cwnd_clamp, TIMELY_MIN_CWND));
+	tcp_snd_cwnd_set(tp, cwnd);
+	dcc_pacing_set_rate(sk, rate);
+}
+
+static void timely_init(struct sock *sk)
+{
+	struct timely *ca = inet_csk_ca(sk);
+	u64 start = dcc_div_u64(timely_p.max_rate_bytes_ps *
+				READ_ONCE(start_rate_permille), 1000);
+
+	timely_state_init(&ca->s, &timely_p, start);
+	ca->undo_rate_bytes_ps = ca->s.rate_bytes_ps;
+	ca->last_rtt_us = 0;
+	ca->seg_min_rtt_us = 0;
+	dcc_pacing_request(sk);
+	timely_apply(sk);
+}
+
+/*
+ * True when every byte the application wrote has been acked: the ACK
+ * completes the flow's last (possibly short) segment.
+ */
+static bool timely_no_more_data(const struct sock *sk)
+{
+	const struct tcp_sock *tp = tcp_sk(sk);
+
+	return !tp->packets_out && tcp_write_queue_empty(sk);
+}
+
+/*
+ * Bytes whose serialization the newest sample holds.  The sample runs from
+ * the departure of the newest acked packet's skb, and the stack paces
+ * skbs: with GSO the packets of one skb leave back to back, so the last
+ * one waits for the others (at most the bytes this ACK covers, at most a
+ * segment); without GSO each skb is one packet.
+ */
+static u32 timely_burst_bytes(const struct sock *sk, u32 acked, u32 seg)
+{
+	u32 burst = sk_can_gso(sk) ? seg : tcp_sk(sk)->mss_cache;
+
+	return min(acked, burst);
+}
+
+static void timely_cong_control(DCC_CONG_CONTROL_ARGS)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct timely *ca = inet_csk_ca(sk);
+	u32 acked, seg = READ_ONCE(segment_bytes), rtt;
+
+	if (rs->acked_sacked <= 0)
+		goto apply;
+	acked = dcc_sat_u32((u64)rs->acked_sacked * tp->mss_cache);
+	if (rs->rtt_us <= 0) {
+		/* No usable sample: count the bytes, complete later. */
+		ca->s.acked_bytes = dcc_sat_u32((u64)ca->s.acked_bytes + acked);
+		goto apply;
+	}
+	ca->last_rtt_us = dcc_sat_u32(rs->rtt_us);
+	rtt = timely_rtt_for_engine(&timely_p, ca->last_rtt_us,
+				    timely_burst_bytes(sk, acked, seg));
+	if (READ_ONCE(rtt_min_filter) && ca->seg_min_rtt_us)
+		rtt = min(rtt, ca->seg_min_rtt_us);
+	ca->seg_min_rtt_us = rtt;
+	if (!timely_account_acked(&ca->s, acked, seg,
+				  timely_no_more_data(sk)))
+		goto apply;
+	ca->seg_min_rtt_us = 0;
+	timely_on_completion(&ca->s, &timely_p, rtt);
+apply:
+	timely_apply(sk);
+}
+
+/* One multiplicative cut by max_dec, remembered for undo. */
+static void timely_loss_cut(struct sock *sk)
+{
+	struct timely *ca = inet_csk_ca(sk);
+	u64 rate = ca->s.rate_bytes_ps;
+
+	ca->undo_rate_bytes_ps = rate;
+	rate = timely_cut(&timely_p, rate, TIMELY_FRAC32_ONE);
+	ca->s.rate_bytes_ps = timely_clamp_rate(&timely_p, rate);
+}
+
+static void timely_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
+{
+	struct timely *ca = inet_csk_ca(sk);
+
+	switch (ev) {
+	case CA_EVENT_LOSS:
+		/* Retransmit timeout: cut, and forget the RTT history. */
+		timely_loss_cut(sk);
+		timely_restart(&ca->s);
+		timely_apply(sk);
+		break;
+	case CA_EVENT_TX_START:
+		/*
+		 * Sending with nothing in flight.  At low rates that happens
+		 * on every packet; only an idle time longer than the RTO
+		 * (as in RFC 2861's window restart) makes the previous RTT
+		 * stale enough to forget.  lsndtime is the last send.
+		 */
+		if ((s32)(tcp_jiffies32 - tcp_sk(sk)->lsndtime) >
+		    (s32)inet_csk(sk)->icsk_rto)
+			timely_restart(&ca->s);
+		break;
+	default:
+		break;
+	}
+}
+
+static void timely_set_state(struct sock *sk, u8 new_state)
+{
+	/* Fast recovery: one cut per recovery episode. */
+	if (new_state == TCP_CA_Recovery &&
+	    inet_csk(sk)->icsk_ca_state != TCP_CA_Recovery) {
+		timely_loss_cut(sk);
+		timely_apply(sk);
+	}
+}
+
+static u32 timely_ssthresh(struct sock *sk)
+{
+	return max(tcp_snd_cwnd(tcp_sk(sk)) >> 1, 2U);
+}
+
+static u32 timely_undo_cwnd(struct sock *sk)
+{
+	struct timely *ca = inet_csk_ca(sk);
+
+	/* The loss was spurious: take the cut back. */
+	ca->s.rate_bytes_ps = timely_clamp_rate(&timely_p,
+						max(ca->s.rate_bytes_ps,
+						    ca->undo_rate_bytes_ps));
+	timely_apply(sk);
+	return tcp_snd_cwnd(tcp_sk(sk));
+}
+
+static struct tcp_congestion_ops timely_ops __read_mostly = {
+	.flags		= TCP_CONG_NON_RESTRICTED,
+	.name		= "timely",
+	.owner		= THIS_MODULE,
+	.init		= timely_init,
+	.cong_control	= timely_cong_control,
+	.cwnd_event	= timely_cwnd_event,
+	.set_state	= timely_set_state,
+	.ssthresh	= timely_ssthresh,
+	.undo_cwnd	= timely_undo_cwnd,
+	.min_tso_segs	= dcc_min_tso_segs,
+};
+
+static int __init timely_register(void)
+{
+	BUILD_BUG_ON(sizeof(struct timely) > ICSK_CA_PRIV_SIZE);
+
+	timely_live = true;
+	if (timely_check_band("t_low_us", t_low_us) ||
+	    timely_check_rates("min_rate_kbps", min_rate_kbps) ||
+	    timely_check_rates("max_rate_mbps", max_rate_mbps))
+		return -EINVAL;
+	timely_params_rebuild();
+	if (WARN_ON(!timely_params_valid(&timely_p)))
+		return -EINVAL;
+	return tcp_register_congestion_control(&timely_ops);
+}
+
+static void __exit timely_unregister(void)
+{
+	tcp_unregister_congestion_control(&timely_ops);
+}
+
+module_init(timely_register);
+module_exit(timely_unregister);
+
+MODULE_AUTHOR("Datacenter congestion control authors");
+MODULE_LICENSE("GPL");
+MODULE_VERSION(TIMELY_VERSION);
+MODULE_DESCRIPTION("TCP TIMELY (RTT-gradient rate control, paper and patched variants)");
