@@ -45,7 +45,10 @@ clean:
 	$(MAKE) -C tests clean
 	$(MAKE) -C selftests clean
 
-install: modules
+# Installs what "make" built (as the kernel's own "make modules_install"
+# does), so "sudo make install" after "make" compiles nothing as root.
+install: kdir-check
+	@test -f $(SRCDIR)/modules.order || { echo "error: run 'make' first"; exit 2; }
 	$(MAKE) -C $(KDIR) M=$(SRCDIR) INSTALL_MOD_DIR=extra modules_install
 	depmod -a $(KVER)
 

@@ -15,13 +15,22 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/inet_diag.h>
 #include <linux/module.h>
+#include <linux/percpu.h>
+#include <linux/proc_fs.h>
+#include <linux/seq_file.h>
+#include <net/net_namespace.h>
+#include <net/netns/generic.h>
 #include <net/tcp.h>
 
 #include "include/dcc_compat.h"
 #include "include/dcc_param.h"
 #include "include/dcc_pacing.h"
 #include "include/dcc_swift.h"
+
+#define CREATE_TRACE_POINTS
+#include "trace/swift_trace.h"
 
 #define SWIFT_VERSION "0.1"
 
@@ -162,7 +171,132 @@ static u32 swift_floor_sample(const struct swift_ack *a)
 /* Per-socket state, in inet_csk_ca(sk). */
 struct swift {
 	struct swift_state s;
+	bool paced;		/* window below SWIFT_MIN_TCP_CWND packets */
 };
+
+/*
+ * Per-network-namespace counters, /proc/net/tcp_swift_stat (one
+ * "name value" line each, summed over CPUs).  See Documentation/swift.rst,
+ * "Counters".
+ */
+enum swift_mib_field {
+	SWIFT_MIB_DELAY_DEC,	/* fabric window cut by delay */
+	SWIFT_MIB_EP_DELAY_DEC,	/* endpoint window cut by delay */
+	SWIFT_MIB_INC,		/* ACKs that grew a window */
+	SWIFT_MIB_RTO_CUT,	/* retransmit timeouts that cut the window */
+	SWIFT_MIB_RTO_RESET,	/* ... that reset it to min_cwnd */
+	SWIFT_MIB_RECOVERY_CUT,	/* fast-recovery entries that cut it */
+	SWIFT_MIB_UNDO,		/* spurious cuts undone */
+	SWIFT_MIB_PACED_ENTER,	/* entries into the pacing-only regime */
+	SWIFT_MIB_DELACK_IGNORED, /* delay samples taken for delayed ACKs */
+	SWIFT_MIB_MAX
+};
+
+static const char * const swift_mib_names[SWIFT_MIB_MAX] = {
+	[SWIFT_MIB_DELAY_DEC]		= "SwiftDelayDecrease",
+	[SWIFT_MIB_EP_DELAY_DEC]	= "SwiftEndpointDecrease",
+	[SWIFT_MIB_INC]			= "SwiftIncrease",
+	[SWIFT_MIB_RTO_CUT]		= "SwiftRtoCut",
+	[SWIFT_MIB_RTO_RESET]		= "SwiftRtoReset",
+	[SWIFT_MIB_RECOVERY_CUT]	= "SwiftRecoveryCut",
+	[SWIFT_MIB_UNDO]		= "SwiftUndo",
+	[SWIFT_MIB_PACED_ENTER]		= "SwiftPacedEnter",
+	[SWIFT_MIB_DELACK_IGNORED]	= "SwiftDelayedAckIgnored",
+};
+
+struct swift_mib {
+	unsigned long cnt[SWIFT_MIB_MAX];
+};
+
+struct swift_net {
+	struct swift_mib __percpu *mib;
+};
+
+static unsigned int swift_net_id __read_mostly;
+
+static void swift_count(const struct sock *sk, enum swift_mib_field f)
+{
+	struct swift_net *sn = net_generic(sock_net(sk), swift_net_id);
+
+	this_cpu_inc(sn->mib->cnt[f]);
+}
+
+static int swift_stat_show(struct seq_file *seq, void *v)
+{
+	struct swift_net *sn = net_generic(seq_file_single_net(seq),
+					   swift_net_id);
+	int i, cpu;
+
+	for (i = 0; i < SWIFT_MIB_MAX; i++) {
+		unsigned long sum = 0;
+
+		for_each_possible_cpu(cpu)
+			sum += per_cpu_ptr(sn->mib, cpu)->cnt[i];
+		seq_printf(seq, "%s %lu\n", swift_mib_names[i], sum);
+	}
+	return 0;
+}
+
+static int __net_init swift_net_init(struct net *net)
+{
+	struct swift_net *sn = net_generic(net, swift_net_id);
+
+	sn->mib = alloc_percpu(struct swift_mib);
+	if (!sn->mib)
+		return -ENOMEM;
+	if (!proc_create_net_single("tcp_swift_stat", 0444, net->proc_net,
+				    swift_stat_show, NULL)) {
+		free_percpu(sn->mib);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static void __net_exit swift_net_exit(struct net *net)
+{
+	struct swift_net *sn = net_generic(net, swift_net_id);
+
+	remove_proc_entry("tcp_swift_stat", net->proc_net);
+	free_percpu(sn->mib);
+}
+
+static struct pernet_operations swift_net_ops = {
+	.init = swift_net_init,
+	.exit = swift_net_exit,
+	.id = &swift_net_id,
+	.size = sizeof(struct swift_net),
+};
+
+/* A window in 1/1000 packet, rounded to nearest (min_cwnd_mpkt reads back). */
+static u32 swift_mpkt(u32 cwnd_fx)
+{
+	return (u32)(((u64)cwnd_fx * 1000 + DCC_FX_ONE / 2) >> DCC_FX_SHIFT);
+}
+
+/* Windows before a decision, to tell whether it changed them. */
+struct swift_snap {
+	u32 fcwnd_fx;
+	u32 ecwnd_fx;
+};
+
+static struct swift_snap swift_snap(const struct swift *ca)
+{
+	return (struct swift_snap){ ca->s.fcwnd_fx, ca->s.ecwnd_fx };
+}
+
+/* Fire tcp_swift:swift_update if the decision changed a window. */
+static void swift_trace(const struct sock *sk, const struct swift *ca,
+			struct swift_snap old, enum swift_reason reason)
+{
+	if (!trace_swift_update_enabled())
+		return;
+	if (old.fcwnd_fx == ca->s.fcwnd_fx && old.ecwnd_fx == ca->s.ecwnd_fx)
+		return;
+	trace_swift_update(sk, reason, swift_mpkt(old.fcwnd_fx),
+			   swift_mpkt(ca->s.fcwnd_fx), swift_mpkt(old.ecwnd_fx),
+			   swift_mpkt(ca->s.ecwnd_fx), ca->s.last_delay_us,
+			   ca->s.last_target_us);
+}
 
 static void swift_apply(struct sock *sk)
 {
@@ -175,6 +309,9 @@ static void swift_apply(struct sock *sk)
 	u32 cwnd = max_t(u32, swift_cwnd_pkts(&ca->s), SWIFT_MIN_TCP_CWND);
 	u32 rtt;
 
+	if (paced && !ca->paced)
+		swift_count(sk, SWIFT_MIB_PACED_ENTER);
+	ca->paced = paced;
 	/* Below two packets the pacing rate alone enforces the window. */
 	tcp_snd_cwnd_set(tp, min(cwnd, tp->snd_cwnd_clamp));
 	/* Before the first RTT sample the initial window alone limits. */
@@ -192,6 +329,7 @@ static void swift_init(struct sock *sk)
 
 	swift_state_init(&ca->s, &swift_p, tcp_snd_cwnd(tp), READ_ONCE(hops),
 			 tp->tcp_mstamp);
+	ca->paced = false;
 	dcc_pacing_request(sk);
 	swift_apply(sk);
 }
@@ -208,6 +346,9 @@ static void swift_cong_control(DCC_CONG_CONTROL_ARGS)
 		.delay_us = rs->rtt_us > 0 ? (u32)rs->rtt_us : 0,
 		.app_limited = !tcp_is_cwnd_limited(sk),
 	};
+	struct swift_snap old;
+	enum swift_reason why;
+	u32 act;
 
 	a.ack_delayed = swift_ack_maybe_delayed(rs->is_ack_delayed,
 						rs->prior_in_flight,
@@ -215,7 +356,27 @@ static void swift_cong_control(DCC_CONG_CONTROL_ARGS)
 						READ_ONCE(swift_floor.min_us),
 						READ_ONCE(delack_guard_us));
 	a.floor_us = swift_floor_sample(&a);
-	swift_on_ack(&ca->s, &swift_p, &a);
+	old = swift_snap(ca);
+	act = swift_on_ack(&ca->s, &swift_p, &a);
+	if (a.has_delay && a.ack_delayed)
+		swift_count(sk, SWIFT_MIB_DELACK_IGNORED);
+	if (act & SWIFT_ACT_FDEC)
+		swift_count(sk, SWIFT_MIB_DELAY_DEC);
+	if (act & SWIFT_ACT_EDEC)
+		swift_count(sk, SWIFT_MIB_EP_DELAY_DEC);
+	if (act & (SWIFT_ACT_FINC | SWIFT_ACT_EINC))
+		swift_count(sk, SWIFT_MIB_INC);
+	if (act) {
+		if (act & SWIFT_ACT_FDEC)
+			why = SWIFT_R_MD;
+		else if (act & SWIFT_ACT_EDEC)
+			why = SWIFT_R_EP_MD;
+		else if (act & SWIFT_ACT_FINC)
+			why = SWIFT_R_AI;
+		else
+			why = SWIFT_R_EP_AI;
+		swift_trace(sk, ca, old, why);
+	}
 	swift_apply(sk);
 }
 
@@ -224,10 +385,17 @@ static void swift_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct swift *ca = inet_csk_ca(sk);
 
+	struct swift_snap old = swift_snap(ca);
+	bool reset;
+
 	/* CA_EVENT_LOSS is raised by a retransmit timeout only. */
-	if (ev == CA_EVENT_LOSS &&
-	    swift_on_rto(&ca->s, &swift_p, tp->tcp_mstamp, dcc_srtt_us(tp)))
-		swift_apply(sk);
+	if (ev != CA_EVENT_LOSS ||
+	    !swift_on_rto(&ca->s, &swift_p, tp->tcp_mstamp, dcc_srtt_us(tp)))
+		return;
+	reset = ca->s.retx_cnt >= swift_p.retx_reset;
+	swift_count(sk, reset ? SWIFT_MIB_RTO_RESET : SWIFT_MIB_RTO_CUT);
+	swift_trace(sk, ca, old, reset ? SWIFT_R_RTO_RESET : SWIFT_R_RTO);
+	swift_apply(sk);
 }
 
 static void swift_set_state(struct sock *sk, u8 new_state)
@@ -235,11 +403,16 @@ static void swift_set_state(struct sock *sk, u8 new_state)
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct swift *ca = inet_csk_ca(sk);
 
+	struct swift_snap old = swift_snap(ca);
+
 	if (new_state == TCP_CA_Recovery &&
 	    inet_csk(sk)->icsk_ca_state != TCP_CA_Recovery &&
 	    swift_on_fast_recovery(&ca->s, &swift_p, tp->tcp_mstamp,
-				   dcc_srtt_us(tp)))
+				   dcc_srtt_us(tp))) {
+		swift_count(sk, SWIFT_MIB_RECOVERY_CUT);
+		swift_trace(sk, ca, old, SWIFT_R_RECOVERY);
 		swift_apply(sk);
+	}
 }
 
 static u32 swift_ssthresh(struct sock *sk)
@@ -253,9 +426,53 @@ static u32 swift_ssthresh(struct sock *sk)
 static u32 swift_undo_cwnd(struct sock *sk)
 {
 	struct swift *ca = inet_csk_ca(sk);
+	struct swift_snap old = swift_snap(ca);
 
 	swift_undo(&ca->s, &swift_p);
-	return swift_cwnd_pkts(&ca->s);
+	swift_count(sk, SWIFT_MIB_UNDO);
+	swift_trace(sk, ca, old, SWIFT_R_UNDO);
+	/* As in swift_apply(): TCP's window stays at two packets or more. */
+	return max_t(u32, swift_cwnd_pkts(&ca->s), SWIFT_MIN_TCP_CWND);
+}
+
+/*
+ * ss -ti and getsockopt(TCP_CC_INFO): Swift state in the BBR layout, the
+ * one ss prints in full ("bbr:(bw:...,mrtt:...,pacing_gain:...,
+ * cwnd_gain:...)"; it prints nothing of the Vegas layout).  ss divides
+ * both gains by 256 and prints bw * 8 as bits per second, so the values
+ * are scaled for ss to print them in plain units:
+ *
+ *   bbr_cwnd_gain    effective window in 1/1000 packet, * 256
+ *                    (ss: window in milli-packets; saturates above
+ *                    16777 packets)
+ *   bbr_pacing_gain  fabric target delay in us, * 256 (ss: target in us)
+ *   bbr_min_rtt      base the target counts from, in us: the smaller of
+ *                    the host's RTT floor and the connection's minimum RTT
+ *                    (ss "mrtt": in ms)
+ *   bbr_bw_lo/hi     latest delay sample in us, * 125 (ss: bw * 8 is the
+ *                    delay in ns, printed as "bps": with -n exact, else
+ *                    "K" reads as us and "M" as ms)
+ */
+static size_t swift_get_info(struct sock *sk, u32 ext, int *attr,
+			     union tcp_cc_info *info)
+{
+	const struct swift *ca = inet_csk_ca(sk);
+	u64 delay;
+
+	if (!(ext & (1 << (INET_DIAG_BBRINFO - 1))) &&
+	    !(ext & (1 << (INET_DIAG_VEGASINFO - 1))))
+		return 0;
+	delay = (u64)ca->s.last_delay_us * 125;
+	memset(&info->bbr, 0, sizeof(info->bbr));
+	info->bbr.bbr_bw_lo = (u32)delay;
+	info->bbr.bbr_bw_hi = (u32)(delay >> 32);
+	info->bbr.bbr_min_rtt = ca->s.base_rtt_us;
+	info->bbr.bbr_pacing_gain = dcc_sat_u32((u64)ca->s.last_target_us
+						<< 8);
+	info->bbr.bbr_cwnd_gain = dcc_sat_u32((u64)swift_mpkt(swift_cwnd_fx(&ca->s))
+					      << 8);
+	*attr = INET_DIAG_BBRINFO;
+	return sizeof(info->bbr);
 }
 
 static struct tcp_congestion_ops swift_ops __read_mostly = {
@@ -269,19 +486,30 @@ static struct tcp_congestion_ops swift_ops __read_mostly = {
 	.ssthresh	= swift_ssthresh,
 	.undo_cwnd	= swift_undo_cwnd,
 	.min_tso_segs	= dcc_min_tso_segs,
+	.get_info	= swift_get_info,
 };
 
 static int __init swift_register(void)
 {
 	BUILD_BUG_ON(sizeof(struct swift) > ICSK_CA_PRIV_SIZE);
 
+	int err;
+
+	BUILD_BUG_ON(ARRAY_SIZE(swift_mib_names) != SWIFT_MIB_MAX);
 	swift_params_rebuild();
-	return tcp_register_congestion_control(&swift_ops);
+	err = register_pernet_subsys(&swift_net_ops);
+	if (err)
+		return err;
+	err = tcp_register_congestion_control(&swift_ops);
+	if (err)
+		unregister_pernet_subsys(&swift_net_ops);
+	return err;
 }
 
 static void __exit swift_unregister(void)
 {
 	tcp_unregister_congestion_control(&swift_ops);
+	unregister_pernet_subsys(&swift_net_ops);
 }
 
 module_init(swift_register);

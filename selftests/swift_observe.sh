@@ -1,0 +1,170 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# What an operator sees of swift, and the ways it is installed:
+#  - "ss -ti" on a live swift socket shows the documented fields (window,
+#    target, latest delay, base RTT; BBR layout) with sane values, and
+#    getsockopt(TCP_CC_INFO) returns the same (tools/cc_info.c);
+#  - the tcp_swift:swift_update tracepoint records decisions with sane
+#    values during a congested transfer (and perf sees it, if present);
+#  - /proc/net/tcp_swift_stat moves in the sender's namespace (decreases
+#    and increases) and stays at zero in another namespace;
+# (Install paths: swift_install.sh.)
+# See Documentation/swift.rst ("Observing it") and
+# Documentation/admin-guide.rst.
+. "$(dirname "$0")/lib.sh"
+require_root
+require_cmd iperf3 ss
+
+RATE=${RATE:-100}		# Mbit/s
+DELAY=${DELAY:-250}		# us, netem on the ACK path
+LIMIT=${LIMIT:-1000}		# packets of FIFO at the bottleneck
+SECS=${SECS:-6}
+TRACEFS=/sys/kernel/tracing
+EV=$TRACEFS/events/tcp_swift/swift_update
+NS_OTHER=$NS_PREFIX-oth
+
+# shellcheck disable=SC2086
+load_module tcp_swift $SWIFT_VM_PARAMS || exit $KSFT_FAIL
+min_mpkt=$(get_param tcp_swift min_cwnd_mpkt)
+max_mpkt=$(($(get_param tcp_swift max_cwnd_pkts) * 1000))
+
+cleanup() {
+	[ -w "$EV/enable" ] && echo 0 > "$EV/enable"
+	topo_cleanup 2>/dev/null
+	ip netns del "$NS_OTHER" 2>/dev/null
+	return 0
+}
+topo_dumbbell
+trap cleanup EXIT
+topo_shape "$RATE" "$DELAY" "$LIMIT"
+allow_cc swift
+ip netns add "$NS_OTHER"
+iperf_server 5201
+in_srv "$DCC_BIN/incast" -s 6000 &
+disown
+
+# swift_stat NS NAME: a counter of /proc/net/tcp_swift_stat in a namespace.
+swift_stat() {
+	ip netns exec "$1" cat /proc/net/tcp_swift_stat |
+		awk -v n="$2" '$1 == n { print $2; f = 1 } END { if (!f) print -1 }'
+}
+check "/proc/net/tcp_swift_stat exists in a new namespace" \
+	ip netns exec "$NS_OTHER" test -r /proc/net/tcp_swift_stat
+dec0=$(swift_stat "$NS_CLI" SwiftDelayDecrease)
+inc0=$(swift_stat "$NS_CLI" SwiftIncrease)
+
+# --- a congested transfer: ss and the tracepoint --------------------------
+
+have_trace=0
+if [ -w "$EV/enable" ]; then
+	have_trace=1
+	echo 0 > "$TRACEFS/tracing_on"
+	echo > "$TRACEFS/trace"
+	echo 4096 > "$TRACEFS/buffer_size_kb"
+	echo 1 > "$EV/enable"
+	echo 1 > "$TRACEFS/tracing_on"
+fi
+check "tracepoint tcp_swift:swift_update exists in tracefs" \
+	test "$have_trace" = 1
+
+iperf_flow swift "$SECS" 5201 > /dev/null &
+pid=$!
+sleep $((SECS / 2))
+ssline=$(in_cli ss -tin state established dst "$SRV_IP" dport = :5201 |
+	 grep -E '^[[:space:]].*swift.*bbr:\(' | head -n 1)
+wait $pid
+[ "$have_trace" = 1 ] && echo 0 > "$EV/enable"
+
+log "ss -tin: $ssline"
+# bbr:(bw:<delay ns>bps,mrtt:<base ms>,pacing_gain:<target us>,
+#      cwnd_gain:<window mpkt>)
+read -r delay_ns base_ms target_us win_mpkt cwnd <<< "$(echo "$ssline" | awk '{
+	for (i = 1; i <= NF; i++) {
+		if ($i ~ /^cwnd:/) { split($i, c, ":"); cwnd = c[2] }
+		if ($i ~ /^bbr:\(/) {
+			s = $i; gsub(/^bbr:\(|\)$/, "", s); n = split(s, kv, ",")
+			for (j = 1; j <= n; j++) { split(kv[j], p, ":"); v[p[1]] = p[2] }
+		}
+	}
+	sub(/bps$/, "", v["bw"])
+	printf "%s %s %s %s %s\n", v["bw"] + 0, v["mrtt"] + 0,
+		v["pacing_gain"] + 0, v["cwnd_gain"] + 0, cwnd + 0 }')"
+check "ss -ti shows swift's state (bbr:(...) on a swift socket)" \
+	test -n "$ssline"
+expect "ss: window (cwnd_gain, mpkt) within [min, max]" \
+	"$win_mpkt >= $min_mpkt && $win_mpkt <= $max_mpkt && $win_mpkt > 0"
+# TCP's cwnd is the window rounded, at least 2 (sampled a moment apart).
+expect "ss: window matches TCP's cwnd ($cwnd)" \
+	"($win_mpkt < 2500 ? 2 : $win_mpkt / 1000) - $cwnd <= 2 && $cwnd - ($win_mpkt < 2500 ? 2 : $win_mpkt / 1000) <= 2"
+expect "ss: target (pacing_gain, us) > 0 and above the base RTT" \
+	"$target_us > 0 && $target_us >= $base_ms * 1000"
+expect "ss: latest delay (bw, ns) > 0" "$delay_ns > 0"
+expect "ss: base RTT (mrtt, ms) in (0, 20]" "$base_ms > 0 && $base_ms <= 20"
+
+# TCP_CC_INFO through the example program (the incast sink reads it all).
+out=$(in_cli "$DCC_BIN/cc_info" swift "$SRV_IP" 6000 4000000)
+log "cc_info: $out"
+read -r w t b d <<< "$(echo "$out" | awk '{
+	for (i = 1; i <= NF; i++) { split($i, p, "="); v[p[1]] = p[2] }
+	print v["window_mpkt"] + 0, v["target_us"] + 0, v["base_rtt_us"] + 0,
+	      v["delay_us"] + 0 }')"
+check "TCP_CC_INFO: cc_info decodes swift (20 bytes, BBR layout)" \
+	grep -q '^cc=swift len=20 ' <<< "$out"
+expect "TCP_CC_INFO: window within bounds, target, base and delay > 0" \
+	"$w >= $min_mpkt && $w <= $max_mpkt && $t > 0 && $b > 0 && $d > 0"
+
+if [ "$have_trace" = 1 ]; then
+	trace=$(mktemp)
+	grep 'swift_update:' "$TRACEFS/trace" > "$trace"
+	log "trace: $(wc -l < "$trace") events, e.g.:"
+	grep -m 2 'reason=md' "$trace" | sed 's/^ */# /'
+	grep -m 2 'reason=ai' "$trace" | sed 's/^ */# /'
+	# Fields: reason=R fcwnd=A->B ecwnd=C->D delay_us=E target_us=F
+	read -r n bad nmd nai <<< "$(awk -v lo="$min_mpkt" -v hi="$max_mpkt" '
+		{ for (i = 1; i <= NF; i++) { split($i, p, "="); v[p[1]] = p[2] }
+		  split(v["fcwnd"], f, "->"); split(v["ecwnd"], e, "->")
+		  n++
+		  if (f[2] < lo || f[2] > hi || e[2] < lo || e[2] > hi ||
+		      (f[1] == f[2] && e[1] == e[2]) ||
+		      (v["reason"] ~ /^(ai|md)$/ &&
+		       (v["delay_us"] <= 0 || v["target_us"] <= 0))) bad++
+		  if (v["reason"] == "md") nmd++
+		  if (v["reason"] == "ai") nai++ }
+		END { print n + 0, bad + 0, nmd + 0, nai + 0 }' "$trace")"
+	rm -f "$trace"
+	expect "trace: events recorded during the transfer ($n)" "$n > 0"
+	expect "trace: increases and delay decreases recorded (ai $nai, md $nmd)" \
+		"$nai > 0 && $nmd > 0"
+	expect "trace: every event changes a window, within bounds, delay > 0 ($bad bad)" \
+		"$bad == 0"
+	# perf sees the same event (optional: perf may not match the kernel).
+	if command -v perf >/dev/null &&
+	   perf stat -e tcp_swift:swift_update -a -x, -o /dev/null true \
+		>/dev/null 2>&1; then
+		cnt=$(perf stat -e tcp_swift:swift_update -a -x, -- \
+		      ip netns exec "$NS_CLI" "$DCC_BIN/cc_info" swift \
+		      "$SRV_IP" 6000 2000000 2>&1 >/dev/null |
+		      awk -F, '/swift_update/ { print $1 + 0 }')
+		expect "perf stat counts tcp_swift:swift_update (${cnt:-none})" \
+			"${cnt:-0} > 0"
+	else
+		log "perf unavailable or not matching the kernel: perf check skipped"
+	fi
+fi
+
+dec=$(($(swift_stat "$NS_CLI" SwiftDelayDecrease) - dec0))
+inc=$(($(swift_stat "$NS_CLI" SwiftIncrease) - inc0))
+log "counters in the sender's namespace:"
+in_cli cat /proc/net/tcp_swift_stat | sed 's/^/#   /'
+expect "counters: delay decreases in the sender's namespace ($dec)" "$dec > 0"
+expect "counters: increases in the sender's namespace ($inc)" "$inc > 0"
+other=$(ip netns exec "$NS_OTHER" cat /proc/net/tcp_swift_stat |
+	awk '{ s += $2 } END { print s + 0 }')
+expect "counters: all zero in another namespace ($other)" "$other == 0"
+
+cleanup
+trap - EXIT
+check "module unloads after the transfer" unload_module tcp_swift
+
+finish

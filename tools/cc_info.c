@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Example: read a congestion control's per-socket state with
+ * getsockopt(TCP_CC_INFO), the same data "ss -ti" prints.
+ *
+ *   cc_info NAME ADDR PORT BYTES
+ *
+ * Opens a TCP socket, selects congestion control NAME with
+ * setsockopt(TCP_CONGESTION), connects to ADDR:PORT, sends BYTES bytes
+ * (anything listening and reading will do, e.g. "iperf3 -s"), then prints
+ * one line "cc=NAME key=value ..." decoding TCP_CC_INFO for that module
+ * while the connection is still open.
+ *
+ * swift fills the BBR layout (Documentation/swift.rst, "Observing it"):
+ *   bbr_cwnd_gain / 256   effective window, 1/1000 packet
+ *   bbr_pacing_gain / 256 target delay, us
+ *   bbr_min_rtt           base the target counts from, us
+ *   bbr_bw / 125          latest delay sample, us
+ * bbr, dctcp and vegas are decoded as the kernel defines them; any other
+ * module's bytes are printed as 32-bit words.
+ */
+#include <errno.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <linux/inet_diag.h>
+#include <linux/tcp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+static int fail(const char *what)
+{
+	fprintf(stderr, "cc_info: %s: %s\n", what, strerror(errno));
+	return errno == ENOENT ? 2 : 1;
+}
+
+static void print_info(const char *cc, const union tcp_cc_info *info,
+		       socklen_t len)
+{
+	unsigned int i;
+
+	printf("cc=%s len=%u", cc, (unsigned int)len);
+	if (!strcmp(cc, "swift") && len >= sizeof(info->bbr)) {
+		const struct tcp_bbr_info *b = &info->bbr;
+		unsigned long long bw = (unsigned long long)b->bbr_bw_hi << 32 |
+					b->bbr_bw_lo;
+
+		printf(" window_mpkt=%u target_us=%u base_rtt_us=%u delay_us=%llu",
+		       b->bbr_cwnd_gain / 256, b->bbr_pacing_gain / 256,
+		       b->bbr_min_rtt, bw / 125);
+	} else if (!strcmp(cc, "bbr") && len >= sizeof(info->bbr)) {
+		const struct tcp_bbr_info *b = &info->bbr;
+
+		printf(" bw_Bps=%llu min_rtt_us=%u pacing_gain=%.3f cwnd_gain=%.3f",
+		       (unsigned long long)b->bbr_bw_hi << 32 | b->bbr_bw_lo,
+		       b->bbr_min_rtt, b->bbr_pacing_gain / 256.0,
+		       b->bbr_cwnd_gain / 256.0);
+	} else if (!strcmp(cc, "dctcp") && len >= sizeof(info->dctcp)) {
+		const struct tcp_dctcp_info *d = &info->dctcp;
+
+		printf(" enabled=%u ce_state=%u alpha=%u ab_ecn=%u ab_tot=%u",
+		       d->dctcp_enabled, d->dctcp_ce_state, d->dctcp_alpha,
+		       d->dctcp_ab_ecn, d->dctcp_ab_tot);
+	} else if (!strcmp(cc, "vegas") && len >= sizeof(info->vegas)) {
+		const struct tcpvegas_info *v = &info->vegas;
+
+		printf(" enabled=%u rttcnt=%u rtt_us=%u minrtt_us=%u",
+		       v->tcpv_enabled, v->tcpv_rttcnt, v->tcpv_rtt,
+		       v->tcpv_minrtt);
+	} else {
+		const unsigned char *p = (const unsigned char *)info;
+
+		for (i = 0; i + 4 <= len; i += 4) {
+			unsigned int w;
+
+			memcpy(&w, p + i, sizeof(w));
+			printf(" w%u=%u", i / 4, w);
+		}
+	}
+	printf("\n");
+}
+
+int main(int argc, char **argv)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *ai;
+	static char buf[65536];
+	union tcp_cc_info info;
+	socklen_t len;
+	long left;
+	int fd;
+
+	if (argc != 5) {
+		fprintf(stderr, "usage: %s NAME ADDR PORT BYTES\n", argv[0]);
+		return 1;
+	}
+	if (getaddrinfo(argv[2], argv[3], &hints, &ai)) {
+		fprintf(stderr, "cc_info: bad address %s\n", argv[2]);
+		return 1;
+	}
+	fd = socket(ai->ai_family, SOCK_STREAM, 0);
+	if (fd < 0)
+		return fail("socket");
+	if (setsockopt(fd, IPPROTO_TCP, TCP_CONGESTION, argv[1],
+		       strlen(argv[1])))
+		return fail("setsockopt(TCP_CONGESTION)");
+	if (connect(fd, ai->ai_addr, ai->ai_addrlen))
+		return fail("connect");
+	freeaddrinfo(ai);
+	for (left = atol(argv[4]); left > 0;) {
+		ssize_t n = send(fd, buf, left < (long)sizeof(buf) ?
+				 (size_t)left : sizeof(buf), 0);
+
+		if (n < 0)
+			return fail("send");
+		left -= n;
+	}
+	memset(&info, 0, sizeof(info));
+	len = sizeof(info);
+	if (getsockopt(fd, IPPROTO_TCP, TCP_CC_INFO, &info, &len))
+		return fail("getsockopt(TCP_CC_INFO)");
+	print_info(argv[1], &info, len);
+	close(fd);
+	return 0;
+}
