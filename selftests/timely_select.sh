@@ -22,12 +22,21 @@ cc_of_flow() {
 
 iperf_server 5201
 in_srv "$DCC_BIN/incast" -s 6000 &
+# flow_cc: start a 4 s transfer and print the congestion control ss
+# reports for it, polling for up to 4 s (starting iperf3 in a namespace can
+# take more than a second when the host is busy); then let it finish, so the
+# iperf3 server is free for the next one.
 flow_cc() {
-	in_cli iperf3 -c "$SRV_IP" -p 5201 -t 2 >/dev/null 2>&1 &
-	local pid=$!
-	sleep 1
-	cc_of_flow "$NS_CLI"
-	wait $pid
+	in_cli iperf3 -c "$SRV_IP" -p 5201 -t 4 >/dev/null 2>&1 &
+	local pid=$! cc=
+	for _ in $(seq 20); do
+		sleep 0.2
+		cc=$(cc_of_flow "$NS_CLI")
+		[ -n "$cc" ] && break
+	done
+	echo "$cc"
+	wait "$pid"
+	return 0
 }
 
 # 1. sysctl: the namespace default.
