@@ -7,7 +7,8 @@
 # Scenario: one sender, one receiver, a 100 Mbit/s bottleneck with a deep
 # drop-tail FIFO (1000 packets) and 250 us of delay on the ACK path; a bulk
 # flow for SECS seconds with a 50 Hz ping through the same queue.
-# Environment: CCS (default "cubic swift"), SECS (8), RUNS (1).
+# Environment: CCS (default "cubic swift"; also timely, timely-patched and
+# any congestion control the kernel has), SECS (8), RUNS (1).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -27,19 +28,31 @@ SECS=${SECS:-8}
 RUNS=${RUNS:-1}
 # shellcheck disable=SC2086
 load_module tcp_swift $SWIFT_VM_PARAMS >/dev/null
+# shellcheck disable=SC2086
+load_module tcp_timely $TIMELY_VM_PARAMS >/dev/null
+for cc in $CCS; do
+	case $cc in cubic | reno | swift | timely*) ;; *) load_stock_cc "$cc" ;; esac
+done
 topo_dumbbell
 trap topo_cleanup EXIT
 topo_shape 100 250 1000
-allow_cc swift
+allow_cc swift timely
 iperf_server 5201
 idle=$(ping_rtts 50 0.01 | percentile 50)
 
 echo "scenario: 100 Mbit/s bottleneck, 1000-packet FIFO, 250 us ACK-path delay"
-echo "kernel: $(uname -r); swift parameters: $SWIFT_VM_PARAMS; idle RTT p50: $idle us"
-printf '\n%-8s %4s %14s %14s %14s %8s\n' cc run "goodput Mbit/s" "RTT p50 us" "RTT p99 us" retrans
+echo "kernel: $(uname -r); idle RTT p50: $idle us"
+echo "swift parameters: $SWIFT_VM_PARAMS"
+case $CCS in *timely*) echo "timely parameters: $TIMELY_VM_PARAMS" ;; esac
+printf '\n%-15s %4s %14s %14s %14s %8s\n' cc run "goodput Mbit/s" "RTT p50 us" "RTT p99 us" retrans
 for cc in $CCS; do
+	name=$cc
+	case $cc in
+	timely) set_param tcp_timely variant 0 ;;
+	timely-patched) set_param tcp_timely variant 1; name=timely ;;
+	esac
 	for r in $(seq "$RUNS"); do
-		read -r mbps p50 p99 retr <<< "$(measure_bulk "$cc" "$SECS")"
-		printf '%-8s %4d %14.1f %14d %14d %8d\n' "$cc" "$r" "$mbps" "$p50" "$p99" "$retr"
+		read -r mbps p50 p99 retr <<< "$(measure_bulk "$name" "$SECS")"
+		printf '%-15s %4d %14.1f %14d %14d %8d\n' "$cc" "$r" "$mbps" "$p50" "$p99" "$retr"
 	done
 done
