@@ -125,6 +125,125 @@ get_param() {
 	cat "/sys/module/$1/parameters/$2"
 }
 
+# bad_write MOD PARAM VALUE: the write is refused, the old value kept and
+# a kernel message names the parameter.
+bad_write() {
+	local mod=$1 param=$2 val=$3 old
+	old=$(get_param "$mod" "$param")
+	dmesg -C
+	if set_param "$mod" "$param" "$val" 2>/dev/null; then
+		echo "# $param=$val was accepted"
+		return 1
+	fi
+	[ "$(get_param "$mod" "$param")" = "$old" ] || return 1
+	dmesg | grep -q "$mod: $param" ||
+		{ echo "# no message for $param=$val"; return 1; }
+}
+
+# check_bad_writes MOD PARAM:VALUE...: a check per refused write.
+check_bad_writes() {
+	local mod=$1 pv
+	shift
+	for pv in "$@"; do
+		check "bad value ${pv#*:} for ${pv%%:*} is refused, old value kept" \
+			bad_write "$mod" "${pv%%:*}" "${pv#*:}"
+	done
+}
+
+# check_params_readable MOD: every parameter is readable and a number.
+check_params_readable() {
+	local p
+	for p in /sys/module/"$1"/parameters/*; do
+		check "parameter $(basename "$p") is readable" \
+			grep -qE '^[0-9]+$' "$p"
+	done
+}
+
+# check_unload_in_use MOD CC [PORT]: rmmod is refused while a connection
+# uses CC, the connection survives it, and the module unloads afterwards.
+check_unload_in_use() {
+	local mod=$1 cc=$2 port=${3:-5301} cli rc
+	load_module "$mod"
+	iperf3 -s -1 -D -B 127.0.0.1 -p "$port" >/dev/null 2>&1
+	sleep 0.3
+	iperf3 -c 127.0.0.1 -p "$port" -C "$cc" -t 3 >/dev/null 2>&1 &
+	cli=$!
+	sleep 1
+	check "rmmod while a connection uses $cc is refused" \
+		sh -c "! rmmod $mod 2>/dev/null"
+	check "the connection survives it" kill -0 $cli
+	wait $cli
+	rc=$?
+	check "the transfer completed" test $rc -eq 0
+	check "unload after the sockets closed" unload_module "$mod"
+}
+
+# check_cc_selection CC MOD [PARAMS...]: CC can be chosen by the namespace
+# sysctl, by setsockopt(TCP_CONGESTION) and per route ("ip route ...
+# congctl"), and a connection really uses it (ss); back to cubic after.
+check_cc_selection() {
+	local cc=$1 mod=$2 got out
+	shift 2
+	load_module "$mod" "$@" || { check "load $mod" false; return; }
+	topo_dumbbell
+	allow_cc "$cc"
+	iperf_server 5201
+	in_srv "$DCC_BIN/incast" -s 6000 &
+
+	in_cli sysctl -qw net.ipv4.tcp_congestion_control="$cc"
+	check "sysctl net.ipv4.tcp_congestion_control=$cc is taken" \
+		test "$(in_cli sysctl -n net.ipv4.tcp_congestion_control)" = "$cc"
+	got=$(_flow_cc)
+	check "a new connection uses the sysctl default (ss says '$got')" \
+		test "$got" = "$cc"
+	in_cli sysctl -qw net.ipv4.tcp_congestion_control=cubic
+	got=$(_flow_cc)
+	check "back to cubic after the sysctl changes (ss says '$got')" \
+		test "$got" = cubic
+
+	out=$(in_cli "$DCC_BIN/cc_sockopt" "$cc" $SRV_IP 6000 1000000)
+	log "$out"
+	check "setsockopt(TCP_CONGESTION, $cc) holds after a transfer" \
+		test "${out%% *}" = "cc=$cc"
+	in_cli "$DCC_BIN/cc_sockopt" no_such_cc >/dev/null 2>&1
+	check "setsockopt with an unknown name fails with ENOENT" test $? -eq 2
+
+	in_cli ip route add 10.0.2.0/24 via 10.0.1.254 congctl "$cc"
+	check "route with congctl $cc is installed" \
+		sh -c "ip -n $NS_CLI route show 10.0.2.0/24 | grep -q 'congctl $cc'"
+	got=$(_flow_cc)
+	check "a connection on that route uses $cc (ss says '$got')" \
+		test "$got" = "$cc"
+	in_cli ip route del 10.0.2.0/24
+	got=$(_flow_cc)
+	check "without the route it is cubic again (ss says '$got')" \
+		test "$got" = cubic
+
+	topo_cleanup
+	check "module unloads after the test" unload_module "$mod"
+}
+
+# _flow_cc: start a 4 s transfer CLI -> SRV and print the congestion
+# control ss reports for it, polling for up to 4 s (starting iperf3 in a
+# namespace can take over a second on a busy host); then let it finish so
+# the iperf3 server is free for the next one.
+_flow_cc() {
+	local pid cc=
+	in_cli iperf3 -c "$SRV_IP" -p 5201 -t 4 >/dev/null 2>&1 &
+	pid=$!
+	for _ in $(seq 20); do
+		sleep 0.2
+		cc=$(in_cli ss -tin state established dst "$SRV_IP" | awk '
+			/^[ \t]/ { for (i = 1; i <= NF; i++)
+				if ($i ~ /^(swift|timely|dcqcn|cubic|reno|dctcp)$/) {
+					print $i; exit } }')
+		[ -n "$cc" ] && break
+	done
+	echo "$cc"
+	wait "$pid"
+	return 0
+}
+
 # Let every namespace use the named congestion controls.
 allow_cc() {
 	local cur

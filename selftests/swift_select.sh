@@ -2,67 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # swift can be chosen by sysctl, by setsockopt(TCP_CONGESTION) and per
-# route with "ip route ... congctl".
+# route with "ip route ... congctl" (check_cc_selection in lib.sh).
 . "$(dirname "$0")/lib.sh"
 require_root
 require_cmd iperf3 ss
 
-# shellcheck disable=SC2086
-load_module tcp_swift $SWIFT_VM_PARAMS || exit $KSFT_FAIL
-topo_dumbbell
 trap topo_cleanup EXIT
-allow_cc swift
-
-# cc_of_flow NS: the congestion control ss reports for the flow to SRV.
-cc_of_flow() {
-	ip netns exec "$1" ss -tin state established dst "$SRV_IP" | awk '
-		/^[ \t]/ { for (i = 1; i <= NF; i++)
-			if ($i ~ /^(swift|cubic|reno|timely|dctcp)$/) { print $i; exit } }'
-}
-
-iperf_server 5201
-in_srv "$DCC_BIN/incast" -s 6000 &
-flow_cc() {
-	in_cli iperf3 -c "$SRV_IP" -p 5201 -t 2 >/dev/null 2>&1 &
-	local pid=$!
-	sleep 1
-	cc_of_flow "$NS_CLI"
-	wait $pid
-}
-
-# 1. sysctl: the namespace default.
-in_cli sysctl -qw net.ipv4.tcp_congestion_control=swift
-check "sysctl net.ipv4.tcp_congestion_control=swift is taken" \
-	test "$(in_cli sysctl -n net.ipv4.tcp_congestion_control)" = swift
-got=$(flow_cc)
-check "a new connection uses the sysctl default (ss says '$got')" \
-	test "$got" = swift
-in_cli sysctl -qw net.ipv4.tcp_congestion_control=cubic
-got=$(flow_cc)
-check "back to cubic after the sysctl changes (ss says '$got')" \
-	test "$got" = cubic
-
-# 2. setsockopt(TCP_CONGESTION), read back after a transfer.
-out=$(in_cli "$DCC_BIN/cc_sockopt" swift $SRV_IP 6000 1000000)
-log "$out"
-check "setsockopt(TCP_CONGESTION, swift) holds after a transfer" \
-	test "${out%% *}" = cc=swift
-in_cli "$DCC_BIN/cc_sockopt" no_such_cc >/dev/null 2>&1
-check "setsockopt with an unknown name fails with ENOENT" test $? -eq 2
-
-# 3. Per route: congctl on the route to SRV, namespace default cubic.
-in_cli ip route add 10.0.2.0/24 via 10.0.1.254 congctl swift
-check "route with congctl swift is installed" \
-	sh -c "ip -n $NS_CLI route show 10.0.2.0/24 | grep -q 'congctl swift'"
-got=$(flow_cc)
-check "a connection on that route uses swift (ss says '$got')" \
-	test "$got" = swift
-in_cli ip route del 10.0.2.0/24
-got=$(flow_cc)
-check "without the route it is cubic again (ss says '$got')" \
-	test "$got" = cubic
-
-topo_cleanup
+# shellcheck disable=SC2086
+check_cc_selection swift tcp_swift $SWIFT_VM_PARAMS
 trap - EXIT
-check "module unloads after the test" unload_module tcp_swift
 finish
