@@ -17,16 +17,12 @@
 
 #include <linux/inet_diag.h>
 #include <linux/module.h>
-#include <linux/percpu.h>
-#include <linux/proc_fs.h>
-#include <linux/seq_file.h>
-#include <net/net_namespace.h>
-#include <net/netns/generic.h>
 #include <net/tcp.h>
 
 #include "include/dcc_compat.h"
 #include "include/dcc_param.h"
 #include "include/dcc_pacing.h"
+#include "include/dcc_stat.h"
 #include "include/dcc_swift.h"
 
 #define CREATE_TRACE_POINTS
@@ -176,8 +172,8 @@ struct swift {
 
 /*
  * Per-network-namespace counters, /proc/net/tcp_swift_stat (one
- * "name value" line each, summed over CPUs).  See Documentation/swift.rst,
- * "Counters".
+ * "Name value" line each, summed over CPUs; include/dcc_stat.h).  See
+ * Documentation/swift.rst, "Counters".
  */
 enum swift_mib_field {
 	SWIFT_MIB_DELAY_DEC,	/* fabric window cut by delay */
@@ -204,68 +200,12 @@ static const char * const swift_mib_names[SWIFT_MIB_MAX] = {
 	[SWIFT_MIB_DELACK_IGNORED]	= "SwiftDelayedAckIgnored",
 };
 
-struct swift_mib {
-	unsigned long cnt[SWIFT_MIB_MAX];
-};
-
-struct swift_net {
-	struct swift_mib __percpu *mib;
-};
-
-static unsigned int swift_net_id __read_mostly;
+DCC_STAT_DEFINE(swift_stat, "tcp_swift_stat", swift_mib_names);
 
 static void swift_count(const struct sock *sk, enum swift_mib_field f)
 {
-	struct swift_net *sn = net_generic(sock_net(sk), swift_net_id);
-
-	this_cpu_inc(sn->mib->cnt[f]);
+	dcc_stat_inc(&swift_stat, sock_net(sk), f);
 }
-
-static int swift_stat_show(struct seq_file *seq, void *v)
-{
-	struct swift_net *sn = net_generic(seq_file_single_net(seq),
-					   swift_net_id);
-	int i, cpu;
-
-	for (i = 0; i < SWIFT_MIB_MAX; i++) {
-		unsigned long sum = 0;
-
-		for_each_possible_cpu(cpu)
-			sum += per_cpu_ptr(sn->mib, cpu)->cnt[i];
-		seq_printf(seq, "%s %lu\n", swift_mib_names[i], sum);
-	}
-	return 0;
-}
-
-static int __net_init swift_net_init(struct net *net)
-{
-	struct swift_net *sn = net_generic(net, swift_net_id);
-
-	sn->mib = alloc_percpu(struct swift_mib);
-	if (!sn->mib)
-		return -ENOMEM;
-	if (!proc_create_net_single("tcp_swift_stat", 0444, net->proc_net,
-				    swift_stat_show, NULL)) {
-		free_percpu(sn->mib);
-		return -ENOMEM;
-	}
-	return 0;
-}
-
-static void __net_exit swift_net_exit(struct net *net)
-{
-	struct swift_net *sn = net_generic(net, swift_net_id);
-
-	remove_proc_entry("tcp_swift_stat", net->proc_net);
-	free_percpu(sn->mib);
-}
-
-static struct pernet_operations swift_net_ops = {
-	.init = swift_net_init,
-	.exit = swift_net_exit,
-	.id = &swift_net_id,
-	.size = sizeof(struct swift_net),
-};
 
 /* A window in 1/1000 packet, rounded to nearest (min_cwnd_mpkt reads back). */
 static u32 swift_mpkt(u32 cwnd_fx)
@@ -497,19 +437,19 @@ static int __init swift_register(void)
 
 	BUILD_BUG_ON(ARRAY_SIZE(swift_mib_names) != SWIFT_MIB_MAX);
 	swift_params_rebuild();
-	err = register_pernet_subsys(&swift_net_ops);
+	err = register_pernet_subsys(&swift_stat_net_ops);
 	if (err)
 		return err;
 	err = tcp_register_congestion_control(&swift_ops);
 	if (err)
-		unregister_pernet_subsys(&swift_net_ops);
+		unregister_pernet_subsys(&swift_stat_net_ops);
 	return err;
 }
 
 static void __exit swift_unregister(void)
 {
 	tcp_unregister_congestion_control(&swift_ops);
-	unregister_pernet_subsys(&swift_net_ops);
+	unregister_pernet_subsys(&swift_stat_net_ops);
 }
 
 module_init(swift_register);

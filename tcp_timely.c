@@ -17,13 +17,18 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/inet_diag.h>
 #include <linux/module.h>
 #include <net/tcp.h>
 
 #include "include/dcc_compat.h"
 #include "include/dcc_param.h"
 #include "include/dcc_pacing.h"
+#include "include/dcc_stat.h"
 #include "include/dcc_timely.h"
+
+#define CREATE_TRACE_POINTS
+#include "trace/timely_trace.h"
 
 #define TIMELY_VERSION "0.1"
 
@@ -178,7 +183,65 @@ struct timely {
 	u64 undo_rate_bytes_ps;	/* rate before the last loss cut */
 	u32 last_rtt_us;	/* newest raw RTT sample, for the safeguard */
 	u32 seg_min_rtt_us;	/* smallest engine RTT in this completion */
+	u8 reason;		/* enum timely_reason of the last decision */
 };
+
+/*
+ * Per-network-namespace counters, /proc/net/tcp_timely_stat (one
+ * "Name value" line each, summed over CPUs; include/dcc_stat.h).  See
+ * Documentation/timely.rst, "Observing it".
+ */
+enum timely_mib_field {
+	TIMELY_MIB_COMPLETION,	/* completion events (rate updates) */
+	TIMELY_MIB_INC,		/* additive increases (ai_low, ai) */
+	TIMELY_MIB_HAI,		/* hyperactive increases */
+	TIMELY_MIB_GRAD_DEC,	/* gradient-driven decreases */
+	TIMELY_MIB_HIGH_DEC,	/* decreases for an RTT above T_high */
+	TIMELY_MIB_PATCHED,	/* patched-variant updates in the band */
+	TIMELY_MIB_RTO_CUT,	/* retransmit timeouts that cut the rate */
+	TIMELY_MIB_RECOVERY_CUT, /* fast-recovery entries that cut it */
+	TIMELY_MIB_UNDO,	/* spurious cuts undone */
+	TIMELY_MIB_MAX
+};
+
+static const char * const timely_mib_names[TIMELY_MIB_MAX] = {
+	[TIMELY_MIB_COMPLETION]		= "TimelyCompletion",
+	[TIMELY_MIB_INC]		= "TimelyIncrease",
+	[TIMELY_MIB_HAI]		= "TimelyHyperIncrease",
+	[TIMELY_MIB_GRAD_DEC]		= "TimelyGradientDecrease",
+	[TIMELY_MIB_HIGH_DEC]		= "TimelyHighRttDecrease",
+	[TIMELY_MIB_PATCHED]		= "TimelyPatchedUpdate",
+	[TIMELY_MIB_RTO_CUT]		= "TimelyRtoCut",
+	[TIMELY_MIB_RECOVERY_CUT]	= "TimelyRecoveryCut",
+	[TIMELY_MIB_UNDO]		= "TimelyUndo",
+};
+
+DCC_STAT_DEFINE(timely_stat, "tcp_timely_stat", timely_mib_names);
+
+static void timely_count(const struct sock *sk, enum timely_mib_field f)
+{
+	dcc_stat_inc(&timely_stat, sock_net(sk), f);
+}
+
+/* The engine's last normalized gradient in 1/1000, rounded toward zero. */
+static s32 timely_grad_milli(const struct timely *ca)
+{
+	return (s32)div_s64((s64)ca->s.grad_fx * 1000, DCC_FX_ONE);
+}
+
+/*
+ * Record the reason of a decision; fire tcp_timely:timely_update if it
+ * changed the rate (old_rate is the rate before it).
+ */
+static void timely_decided(const struct sock *sk, struct timely *ca,
+			   u64 old_rate, enum timely_reason reason)
+{
+	ca->reason = reason;
+	if (!trace_timely_update_enabled() || old_rate == ca->s.rate_bytes_ps)
+		return;
+	trace_timely_update(sk, reason, old_rate, ca->s.rate_bytes_ps,
+			    ca->s.prev_rtt_us, timely_grad_milli(ca));
+}
 
 /*
  * Apply the rate: pace at it, and set the safeguard window to what the
@@ -210,6 +273,7 @@ static void timely_init(struct sock *sk)
 	ca->undo_rate_bytes_ps = ca->s.rate_bytes_ps;
 	ca->last_rtt_us = 0;
 	ca->seg_min_rtt_us = 0;
+	ca->reason = TIMELY_R_NONE;
 	dcc_pacing_request(sk);
 	timely_apply(sk);
 }
@@ -244,6 +308,7 @@ static void timely_cong_control(DCC_CONG_CONTROL_ARGS)
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct timely *ca = inet_csk_ca(sk);
 	u32 acked, seg = READ_ONCE(segment_bytes), rtt;
+	u64 old_rate;
 
 	if (rs->acked_sacked <= 0)
 		goto apply;
@@ -263,13 +328,42 @@ static void timely_cong_control(DCC_CONG_CONTROL_ARGS)
 				  timely_no_more_data(sk)))
 		goto apply;
 	ca->seg_min_rtt_us = 0;
-	timely_on_completion(&ca->s, &timely_p, rtt);
+	old_rate = ca->s.rate_bytes_ps;
+	timely_count(sk, TIMELY_MIB_COMPLETION);
+	switch (timely_on_completion(&ca->s, &timely_p, rtt)) {
+	case TIMELY_FIRST:
+		break;
+	case TIMELY_AI_LOW:
+		timely_count(sk, TIMELY_MIB_INC);
+		timely_decided(sk, ca, old_rate, TIMELY_R_AI_LOW);
+		break;
+	case TIMELY_AI:
+		timely_count(sk, TIMELY_MIB_INC);
+		timely_decided(sk, ca, old_rate, TIMELY_R_AI);
+		break;
+	case TIMELY_HAI:
+		timely_count(sk, TIMELY_MIB_HAI);
+		timely_decided(sk, ca, old_rate, TIMELY_R_HAI);
+		break;
+	case TIMELY_MD_HIGH:
+		timely_count(sk, TIMELY_MIB_HIGH_DEC);
+		timely_decided(sk, ca, old_rate, TIMELY_R_MD_HIGH);
+		break;
+	case TIMELY_MD_GRAD:
+		timely_count(sk, TIMELY_MIB_GRAD_DEC);
+		timely_decided(sk, ca, old_rate, TIMELY_R_MD_GRAD);
+		break;
+	case TIMELY_PATCHED:
+		timely_count(sk, TIMELY_MIB_PATCHED);
+		timely_decided(sk, ca, old_rate, TIMELY_R_PATCHED);
+		break;
+	}
 apply:
 	timely_apply(sk);
 }
 
 /* One multiplicative cut by max_dec, remembered for undo. */
-static void timely_loss_cut(struct sock *sk)
+static void timely_loss_cut(struct sock *sk, enum timely_reason reason)
 {
 	struct timely *ca = inet_csk_ca(sk);
 	u64 rate = ca->s.rate_bytes_ps;
@@ -277,6 +371,9 @@ static void timely_loss_cut(struct sock *sk)
 	ca->undo_rate_bytes_ps = rate;
 	rate = timely_cut(&timely_p, rate, TIMELY_FRAC32_ONE);
 	ca->s.rate_bytes_ps = timely_clamp_rate(&timely_p, rate);
+	timely_count(sk, reason == TIMELY_R_RTO ? TIMELY_MIB_RTO_CUT :
+						  TIMELY_MIB_RECOVERY_CUT);
+	timely_decided(sk, ca, ca->undo_rate_bytes_ps, reason);
 }
 
 static void timely_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
@@ -286,7 +383,7 @@ static void timely_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 	switch (ev) {
 	case CA_EVENT_LOSS:
 		/* Retransmit timeout: cut, and forget the RTT history. */
-		timely_loss_cut(sk);
+		timely_loss_cut(sk, TIMELY_R_RTO);
 		timely_restart(&ca->s);
 		timely_apply(sk);
 		break;
@@ -311,7 +408,7 @@ static void timely_set_state(struct sock *sk, u8 new_state)
 	/* Fast recovery: one cut per recovery episode. */
 	if (new_state == TCP_CA_Recovery &&
 	    inet_csk(sk)->icsk_ca_state != TCP_CA_Recovery) {
-		timely_loss_cut(sk);
+		timely_loss_cut(sk, TIMELY_R_RECOVERY);
 		timely_apply(sk);
 	}
 }
@@ -324,13 +421,57 @@ static u32 timely_ssthresh(struct sock *sk)
 static u32 timely_undo_cwnd(struct sock *sk)
 {
 	struct timely *ca = inet_csk_ca(sk);
+	u64 old_rate = ca->s.rate_bytes_ps;
 
 	/* The loss was spurious: take the cut back. */
 	ca->s.rate_bytes_ps = timely_clamp_rate(&timely_p,
 						max(ca->s.rate_bytes_ps,
 						    ca->undo_rate_bytes_ps));
+	timely_count(sk, TIMELY_MIB_UNDO);
+	timely_decided(sk, ca, old_rate, TIMELY_R_UNDO);
 	timely_apply(sk);
 	return tcp_snd_cwnd(tcp_sk(sk));
+}
+
+/*
+ * ss -ti and getsockopt(TCP_CC_INFO): TIMELY state in the BBR layout, the
+ * one ss prints in full ("bbr:(bw:...,mrtt:...,pacing_gain:...,
+ * cwnd_gain:...)"; it prints nothing of the Vegas layout).  ss prints
+ * bw * 8 as bits per second, min_rtt / 1000 as ms, both gains divided by
+ * 256 and omits a gain of 0:
+ *
+ *   bbr_bw_lo/hi     target rate the socket is paced at, bytes per second
+ *                    (ss "bw": the rate in bit/s)
+ *   bbr_min_rtt      engine RTT of the latest completion (the sample minus
+ *                    the serialization delay, as the engine used it), us
+ *                    (ss "mrtt": in ms; 0 before the first completion)
+ *   bbr_pacing_gain  what decided the rate last, enum timely_reason, * 256
+ *                    (ss: 1 ai_low, 2 md_high, 3 ai, 4 hai, 5 md_grad,
+ *                    6 patched, 7 rto, 8 recovery, 9 undo; omitted before
+ *                    the first decision)
+ *   bbr_cwnd_gain    1 + the engine's normalized RTT gradient, * 256,
+ *                    at least 1 (ss: 1 + gradient, e.g. 1.25 for +0.25 and
+ *                    0.5 for -0.5; a gradient of -1 or below reads
+ *                    0.00390625)
+ */
+static size_t timely_get_info(struct sock *sk, u32 ext, int *attr,
+			      union tcp_cc_info *info)
+{
+	const struct timely *ca = inet_csk_ca(sk);
+	s64 gain = DCC_FX_ONE + (s64)ca->s.grad_fx;
+
+	if (!(ext & (1 << (INET_DIAG_BBRINFO - 1))) &&
+	    !(ext & (1 << (INET_DIAG_VEGASINFO - 1))))
+		return 0;
+	memset(&info->bbr, 0, sizeof(info->bbr));
+	info->bbr.bbr_bw_lo = (u32)ca->s.rate_bytes_ps;
+	info->bbr.bbr_bw_hi = (u32)(ca->s.rate_bytes_ps >> 32);
+	info->bbr.bbr_min_rtt = ca->s.prev_rtt_us;
+	info->bbr.bbr_pacing_gain = (u32)ca->reason << 8;
+	/* From 16 fractional bits to ss's 8; at least 1/256. */
+	info->bbr.bbr_cwnd_gain = gain < 256 ? 1 : dcc_sat_u32(gain >> 8);
+	*attr = INET_DIAG_BBRINFO;
+	return sizeof(info->bbr);
 }
 
 static struct tcp_congestion_ops timely_ops __read_mostly = {
@@ -344,11 +485,15 @@ static struct tcp_congestion_ops timely_ops __read_mostly = {
 	.ssthresh	= timely_ssthresh,
 	.undo_cwnd	= timely_undo_cwnd,
 	.min_tso_segs	= dcc_min_tso_segs,
+	.get_info	= timely_get_info,
 };
 
 static int __init timely_register(void)
 {
+	int err;
+
 	BUILD_BUG_ON(sizeof(struct timely) > ICSK_CA_PRIV_SIZE);
+	BUILD_BUG_ON(ARRAY_SIZE(timely_mib_names) != TIMELY_MIB_MAX);
 
 	timely_live = true;
 	if (timely_check_band("t_low_us", t_low_us) ||
@@ -358,12 +503,19 @@ static int __init timely_register(void)
 	timely_params_rebuild();
 	if (WARN_ON(!timely_params_valid(&timely_p)))
 		return -EINVAL;
-	return tcp_register_congestion_control(&timely_ops);
+	err = register_pernet_subsys(&timely_stat_net_ops);
+	if (err)
+		return err;
+	err = tcp_register_congestion_control(&timely_ops);
+	if (err)
+		unregister_pernet_subsys(&timely_stat_net_ops);
+	return err;
 }
 
 static void __exit timely_unregister(void)
 {
 	tcp_unregister_congestion_control(&timely_ops);
+	unregister_pernet_subsys(&timely_stat_net_ops);
 }
 
 module_init(timely_register);

@@ -16,6 +16,12 @@
  *   bbr_pacing_gain / 256 target delay, us
  *   bbr_min_rtt           base the target counts from, us
  *   bbr_bw / 125          latest delay sample, us
+ * timely fills the BBR layout too (Documentation/timely.rst, "Observing it"):
+ *   bbr_bw                target rate, bytes per second
+ *   bbr_min_rtt           engine RTT of the latest completion, us
+ *   bbr_pacing_gain / 256 last decision (1 ai_low, 2 md_high, 3 ai, 4 hai,
+ *                         5 md_grad, 6 patched, 7 rto, 8 recovery, 9 undo)
+ *   bbr_cwnd_gain / 256   1 + normalized RTT gradient (at least 1/256)
  * bbr, dctcp and vegas are decoded as the kernel defines them; any other
  * module's bytes are printed as 32-bit words.
  */
@@ -50,6 +56,19 @@ static void print_info(const char *cc, const union tcp_cc_info *info,
 		printf(" window_mpkt=%u target_us=%u base_rtt_us=%u delay_us=%llu",
 		       b->bbr_cwnd_gain / 256, b->bbr_pacing_gain / 256,
 		       b->bbr_min_rtt, bw / 125);
+	} else if (!strcmp(cc, "timely") && len >= sizeof(info->bbr)) {
+		static const char * const regime[] = {
+			"none", "ai_low", "md_high", "ai", "hai", "md_grad",
+			"patched", "rto", "recovery", "undo",
+		};
+		const struct tcp_bbr_info *b = &info->bbr;
+		unsigned int r = b->bbr_pacing_gain / 256;
+
+		printf(" rate_Bps=%llu rtt_us=%u regime=%s gradient=%.4f",
+		       (unsigned long long)b->bbr_bw_hi << 32 | b->bbr_bw_lo,
+		       b->bbr_min_rtt,
+		       r < sizeof(regime) / sizeof(regime[0]) ? regime[r] : "?",
+		       b->bbr_cwnd_gain / 256.0 - 1.0);
 	} else if (!strcmp(cc, "bbr") && len >= sizeof(info->bbr)) {
 		const struct tcp_bbr_info *b = &info->bbr;
 
