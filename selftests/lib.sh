@@ -244,6 +244,32 @@ _flow_cc() {
 	return 0
 }
 
+TRACEFS=/sys/kernel/tracing
+
+# trace_start EVENTDIR: clear the trace buffer and enable one event;
+# fails if the event is not in tracefs.
+trace_start() {
+	[ -w "$1/enable" ] || return 1
+	echo 0 > "$TRACEFS/tracing_on"
+	echo > "$TRACEFS/trace"
+	echo 4096 > "$TRACEFS/buffer_size_kb"
+	echo 1 > "$1/enable"
+	echo 1 > "$TRACEFS/tracing_on"
+}
+
+# ss_during_flow CC SECS: run a bulk flow CLI -> SRV (port 5201) and print
+# the info line ss shows for it half-way through (the one with bbr:(...)).
+ss_during_flow() {
+	local cc=$1 secs=$2 pid line
+	iperf_flow "$cc" "$secs" 5201 > /dev/null &
+	pid=$!
+	sleep $((secs / 2))
+	line=$(in_cli ss -tin state established dst "$SRV_IP" dport = :5201 |
+	       grep -E "^[[:space:]].*$cc.*bbr:\\(" | head -n 1)
+	wait $pid
+	echo "$line"
+}
+
 # Let every namespace use the named congestion controls.
 allow_cc() {
 	local cur

@@ -20,7 +20,6 @@ DELAY=${DELAY:-250}		# us, netem on the ACK path
 LIMIT=${LIMIT:-1000}		# packets of FIFO at the bottleneck
 SECS=${SECS:-6}
 MOD=tcp_timely
-TRACEFS=/sys/kernel/tracing
 EV=$TRACEFS/events/tcp_timely/timely_update
 NS_OTHER=$NS_PREFIX-oth
 
@@ -63,23 +62,11 @@ done
 # --- a congested transfer: ss and the tracepoint --------------------------
 
 have_trace=0
-if [ -w "$EV/enable" ]; then
-	have_trace=1
-	echo 0 > "$TRACEFS/tracing_on"
-	echo > "$TRACEFS/trace"
-	echo 4096 > "$TRACEFS/buffer_size_kb"
-	echo 1 > "$EV/enable"
-	echo 1 > "$TRACEFS/tracing_on"
-fi
+trace_start "$EV" && have_trace=1
 check "tracepoint tcp_timely:timely_update exists in tracefs" \
 	test "$have_trace" = 1
 
-iperf_flow timely "$SECS" 5201 > /dev/null &
-pid=$!
-sleep $((SECS / 2))
-ssline=$(in_cli ss -tin state established dst "$SRV_IP" dport = :5201 |
-	 grep -E '^[[:space:]].*timely.*bbr:\(' | head -n 1)
-wait $pid
+ssline=$(ss_during_flow timely "$SECS")
 [ "$have_trace" = 1 ] && echo 0 > "$EV/enable"
 
 log "ss -tin: $ssline"
