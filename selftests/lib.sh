@@ -270,6 +270,30 @@ ss_during_flow() {
 	echo "$line"
 }
 
+# mod_stat NS FILE NAME: a counter from /proc/net/FILE in a namespace
+# (-1 if absent).
+mod_stat() {
+	ip netns exec "$1" cat "/proc/net/$2" |
+		awk -v n="$3" '$1 == n { print $2; f = 1 } END { if (!f) print -1 }'
+}
+
+# check_perf_event SYSTEM:EVENT CC: perf stat counts the tracepoint during
+# a short CC transfer CLI -> SRV (sink on port 6000).  Skipped when perf is
+# missing or does not match the running kernel.
+check_perf_event() {
+	local ev=$1 cc=$2 cnt
+	if ! command -v perf >/dev/null ||
+	   ! perf stat -e "$ev" -a -x, -o /dev/null true >/dev/null 2>&1; then
+		log "perf unavailable or not matching the kernel: perf check skipped"
+		return 0
+	fi
+	cnt=$(perf stat -e "$ev" -a -x, -- \
+	      ip netns exec "$NS_CLI" "$DCC_BIN/cc_info" "$cc" \
+	      "$SRV_IP" 6000 2000000 2>&1 >/dev/null |
+	      awk -F, -v e="${ev#*:}" '$0 ~ e { print $1 + 0 }')
+	expect "perf stat counts $ev (${cnt:-none})" "${cnt:-0} > 0"
+}
+
 # Let every namespace use the named congestion controls.
 allow_cc() {
 	local cur

@@ -44,10 +44,7 @@ in_srv "$DCC_BIN/incast" -s 6000 &
 disown
 
 # swift_stat NS NAME: a counter of /proc/net/tcp_swift_stat in a namespace.
-swift_stat() {
-	ip netns exec "$1" cat /proc/net/tcp_swift_stat |
-		awk -v n="$2" '$1 == n { print $2; f = 1 } END { if (!f) print -1 }'
-}
+swift_stat() { mod_stat "$1" tcp_swift_stat "$2"; }
 check "/proc/net/tcp_swift_stat exists in a new namespace" \
 	ip netns exec "$NS_OTHER" test -r /proc/net/tcp_swift_stat
 dec0=$(swift_stat "$NS_CLI" SwiftDelayDecrease)
@@ -125,19 +122,8 @@ if [ "$have_trace" = 1 ]; then
 		"$nai > 0 && $nmd > 0"
 	expect "trace: every event changes a window, within bounds, delay > 0 ($bad bad)" \
 		"$bad == 0"
-	# perf sees the same event (optional: perf may not match the kernel).
-	if command -v perf >/dev/null &&
-	   perf stat -e tcp_swift:swift_update -a -x, -o /dev/null true \
-		>/dev/null 2>&1; then
-		cnt=$(perf stat -e tcp_swift:swift_update -a -x, -- \
-		      ip netns exec "$NS_CLI" "$DCC_BIN/cc_info" swift \
-		      "$SRV_IP" 6000 2000000 2>&1 >/dev/null |
-		      awk -F, '/swift_update/ { print $1 + 0 }')
-		expect "perf stat counts tcp_swift:swift_update (${cnt:-none})" \
-			"${cnt:-0} > 0"
-	else
-		log "perf unavailable or not matching the kernel: perf check skipped"
-	fi
+	# perf sees the same event.
+	check_perf_event tcp_swift:swift_update swift
 fi
 
 dec=$(($(swift_stat "$NS_CLI" SwiftDelayDecrease) - dec0))

@@ -47,10 +47,7 @@ in_srv "$DCC_BIN/incast" -s 6000 &
 disown
 
 # timely_stat NS NAME: a counter of /proc/net/tcp_timely_stat in a namespace.
-timely_stat() {
-	ip netns exec "$1" cat /proc/net/tcp_timely_stat |
-		awk -v n="$2" '$1 == n { print $2; f = 1 } END { if (!f) print -1 }'
-}
+timely_stat() { mod_stat "$1" tcp_timely_stat "$2"; }
 check "/proc/net/tcp_timely_stat exists in a new namespace" \
 	ip netns exec "$NS_OTHER" test -r /proc/net/tcp_timely_stat
 declare -A c0
@@ -132,19 +129,8 @@ if [ "$have_trace" = 1 ]; then
 		"$ninc > 0 && $ndec > 0"
 	expect "trace: every event changes the rate in its direction, within bounds ($bad bad)" \
 		"$bad == 0"
-	# perf sees the same event (optional: perf may not match the kernel).
-	if command -v perf >/dev/null &&
-	   perf stat -e tcp_timely:timely_update -a -x, -o /dev/null true \
-		>/dev/null 2>&1; then
-		cnt=$(perf stat -e tcp_timely:timely_update -a -x, -- \
-		      ip netns exec "$NS_CLI" "$DCC_BIN/cc_info" timely \
-		      "$SRV_IP" 6000 2000000 2>&1 >/dev/null |
-		      awk -F, '/timely_update/ { print $1 + 0 }')
-		expect "perf stat counts tcp_timely:timely_update (${cnt:-none})" \
-			"${cnt:-0} > 0"
-	else
-		log "perf unavailable or not matching the kernel: perf check skipped"
-	fi
+	# perf sees the same event.
+	check_perf_event tcp_timely:timely_update timely
 fi
 
 d() { echo $(($(timely_stat "$NS_CLI" "$1") - c0[$1])); }
