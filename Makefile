@@ -11,7 +11,7 @@
 # KDIR defaults to the running kernel's build tree when it exists, else the
 # newest installed Debian -amd64 headers (tools/vm/kver.sh picks it).
 
-MODULES := tcp_swift tcp_timely
+MODULES := tcp_swift tcp_timely tcp_plb
 SRCDIR  := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 
 ifeq ($(origin KDIR), undefined)

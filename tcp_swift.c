@@ -22,6 +22,7 @@
 #include "include/dcc_compat.h"
 #include "include/dcc_param.h"
 #include "include/dcc_pacing.h"
+#include "include/dcc_plb_link.h"
 #include "include/dcc_stat.h"
 #include "include/dcc_swift.h"
 
@@ -168,6 +169,7 @@ static u32 swift_floor_sample(const struct swift_ack *a)
 struct swift {
 	struct swift_state s;
 	bool paced;		/* window below SWIFT_MIN_TCP_CWND packets */
+	struct dcc_plb_link plb;	/* PLB, if tcp_plb is loaded */
 };
 
 /*
@@ -270,8 +272,16 @@ static void swift_init(struct sock *sk)
 	swift_state_init(&ca->s, &swift_p, tcp_snd_cwnd(tp), READ_ONCE(hops),
 			 tp->tcp_mstamp);
 	ca->paced = false;
+	dcc_plb_link_init(sk, &ca->plb);
 	dcc_pacing_request(sk);
 	swift_apply(sk);
+}
+
+static void swift_release(struct sock *sk)
+{
+	struct swift *ca = inet_csk_ca(sk);
+
+	dcc_plb_link_release(&ca->plb);
 }
 
 static void swift_cong_control(DCC_CONG_CONTROL_ARGS)
@@ -317,6 +327,13 @@ static void swift_cong_control(DCC_CONG_CONTROL_ARGS)
 			why = SWIFT_R_EP_AI;
 		swift_trace(sk, ca, old, why);
 	}
+	/*
+	 * PLB's delay signal: the fraction of the round's samples at or
+	 * above the fabric target (delayed ACKs' samples are not counted).
+	 */
+	dcc_plb_link_ack(sk, &ca->plb, rs,
+			 a.has_delay && a.delay_us && !a.ack_delayed,
+			 ca->s.last_delay_us >= ca->s.last_target_us);
 	swift_apply(sk);
 }
 
@@ -328,6 +345,7 @@ static void swift_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 	struct swift_snap old = swift_snap(ca);
 	bool reset;
 
+	dcc_plb_link_event(sk, &ca->plb, ev);
 	/* CA_EVENT_LOSS is raised by a retransmit timeout only. */
 	if (ev != CA_EVENT_LOSS ||
 	    !swift_on_rto(&ca->s, &swift_p, tp->tcp_mstamp, dcc_srtt_us(tp)))
@@ -420,6 +438,7 @@ static struct tcp_congestion_ops swift_ops __read_mostly = {
 	.name		= "swift",
 	.owner		= THIS_MODULE,
 	.init		= swift_init,
+	.release	= swift_release,
 	.cong_control	= swift_cong_control,
 	.cwnd_event	= swift_cwnd_event,
 	.set_state	= swift_set_state,

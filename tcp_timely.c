@@ -24,6 +24,7 @@
 #include "include/dcc_compat.h"
 #include "include/dcc_param.h"
 #include "include/dcc_pacing.h"
+#include "include/dcc_plb_link.h"
 #include "include/dcc_stat.h"
 #include "include/dcc_timely.h"
 
@@ -184,6 +185,7 @@ struct timely {
 	u32 last_rtt_us;	/* newest raw RTT sample, for the safeguard */
 	u32 seg_min_rtt_us;	/* smallest engine RTT in this completion */
 	u8 reason;		/* enum timely_reason of the last decision */
+	struct dcc_plb_link plb;	/* PLB, if tcp_plb is loaded */
 };
 
 /*
@@ -274,8 +276,16 @@ static void timely_init(struct sock *sk)
 	ca->last_rtt_us = 0;
 	ca->seg_min_rtt_us = 0;
 	ca->reason = TIMELY_R_NONE;
+	dcc_plb_link_init(sk, &ca->plb);
 	dcc_pacing_request(sk);
 	timely_apply(sk);
+}
+
+static void timely_release(struct sock *sk)
+{
+	struct timely *ca = inet_csk_ca(sk);
+
+	dcc_plb_link_release(&ca->plb);
 }
 
 /*
@@ -308,6 +318,7 @@ static void timely_cong_control(DCC_CONG_CONTROL_ARGS)
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct timely *ca = inet_csk_ca(sk);
 	u32 acked, seg = READ_ONCE(segment_bytes), rtt;
+	bool plb_sample = false, plb_above = false;
 	u64 old_rate;
 
 	if (rs->acked_sacked <= 0)
@@ -321,6 +332,13 @@ static void timely_cong_control(DCC_CONG_CONTROL_ARGS)
 	ca->last_rtt_us = dcc_sat_u32(rs->rtt_us);
 	rtt = timely_rtt_for_engine(&timely_p, ca->last_rtt_us,
 				    timely_burst_bytes(sk, acked, seg));
+	/*
+	 * PLB's delay signal: the fraction of the round's samples above
+	 * T_high, where TIMELY stops following the gradient and cuts for
+	 * the queue alone (Documentation/plb.rst explains the choice).
+	 */
+	plb_sample = true;
+	plb_above = rtt > timely_p.t_high_us;
 	if (READ_ONCE(rtt_min_filter) && ca->seg_min_rtt_us)
 		rtt = min(rtt, ca->seg_min_rtt_us);
 	ca->seg_min_rtt_us = rtt;
@@ -359,6 +377,7 @@ static void timely_cong_control(DCC_CONG_CONTROL_ARGS)
 		break;
 	}
 apply:
+	dcc_plb_link_ack(sk, &ca->plb, rs, plb_sample, plb_above);
 	timely_apply(sk);
 }
 
@@ -380,6 +399,7 @@ static void timely_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 {
 	struct timely *ca = inet_csk_ca(sk);
 
+	dcc_plb_link_event(sk, &ca->plb, ev);
 	switch (ev) {
 	case CA_EVENT_LOSS:
 		/* Retransmit timeout: cut, and forget the RTT history. */
@@ -481,6 +501,7 @@ static struct tcp_congestion_ops timely_ops __read_mostly = {
 	.init		= timely_init,
 	.cong_control	= timely_cong_control,
 	.cwnd_event	= timely_cwnd_event,
+	.release	= timely_release,
 	.set_state	= timely_set_state,
 	.ssthresh	= timely_ssthresh,
 	.undo_cwnd	= timely_undo_cwnd,

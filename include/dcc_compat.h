@@ -22,6 +22,26 @@
 #define DCC_CONG_CONTROL_ARGS struct sock *sk, const struct rate_sample *rs
 #endif
 
+/*
+ * Sysctl handlers take a const table from 6.11 (declare them with
+ * "DCC_CTL_CONST struct ctl_table *"); tables are registered
+ * with their size from 6.6 (register_net_sysctl_sz).  n counts the
+ * entries without the terminating empty one.
+ */
+#if KERNEL_VERSION(6, 11, 0) <= LINUX_VERSION_CODE
+#define DCC_CTL_CONST const
+#else
+#define DCC_CTL_CONST
+#endif
+
+#if KERNEL_VERSION(6, 6, 0) <= LINUX_VERSION_CODE
+#define dcc_register_net_sysctl(net, path, tbl, n) \
+	register_net_sysctl_sz(net, path, tbl, n)
+#else
+#define dcc_register_net_sysctl(net, path, tbl, n) \
+	register_net_sysctl(net, path, tbl)
+#endif
+
 /* Smoothed RTT in microseconds (0 before the first sample). */
 static inline u32 dcc_srtt_us(const struct tcp_sock *tp)
 {

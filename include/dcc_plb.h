@@ -1,0 +1,219 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * PLB (Protective Load Balancing) core: round bookkeeping, the congestion
+ * thresholds and the pause after a retransmit timeout.  No kernel
+ * dependencies beyond integer types: tcp_plb.c wraps it for TCP and the
+ * unit tests drive it directly.
+ *
+ * After "PLB: Congestion Signals are Simple and Effective for Network Load
+ * Balancing", Qureshi et al., SIGCOMM 2022, and the semantics of Linux
+ * 6.2+'s tcp_plb_* (which this deliberately does not share names with).
+ *
+ * Per round (one RTT) the congestion control reports the congested
+ * fraction of the round, in 1/256 (DCC_PLB_SCALE).  A round with a
+ * fraction >= cong_thresh is congested; consec_cong_rounds counts them in
+ * a row (saturating at rehash_rounds).  A repath is due when
+ *	consec_cong_rounds >= rehash_rounds			(forced), or
+ *	idle_rehash_rounds && nothing in flight &&
+ *	consec_cong_rounds >= idle_rehash_rounds		(idle),
+ * unless a retransmit timeout paused repathing for [S, 2S) seconds.
+ *
+ * Times are u32 jiffies that wrap; pause_until == 0 means "not paused".
+ */
+#ifndef _DCC_PLB_H
+#define _DCC_PLB_H
+
+#include "dcc_fixed.h"
+
+#define DCC_PLB_SCALE		256	/* fractions are in 1/256 */
+#define DCC_PLB_MAX_ROUNDS	31	/* rehash_rounds, idle_rehash_rounds */
+#define DCC_PLB_MAX_SUSPEND_SEC	255
+
+/* Settings of one network namespace (the sysctls), validated. */
+struct dcc_plb_conf {
+	u32 enabled;			/* 0 or 1 */
+	u32 idle_rehash_rounds;		/* M, 0 (off) .. 31 */
+	u32 rehash_rounds;		/* N, 0 .. 31 */
+	u32 suspend_rto_sec;		/* S, 0 .. 255 */
+	u32 cong_thresh;		/* K, in 1/256, 0 .. 256 */
+};
+
+/*
+ * Per connection, inside the congestion control's private area (20
+ * bytes): the congestion count, the pause, and what the current round has
+ * seen so far: its delay samples (how many, how many above the target)
+ * and the delivered and CE-marked packet counts at its start.
+ */
+struct dcc_plb_state {
+	u32 pause_until;		/* jiffies; 0: not paused */
+	u32 round_delivered;		/* tp->delivered at the round's start */
+	u32 round_delivered_ce;		/* tp->delivered_ce at the start */
+	u16 samples;			/* delay samples this round */
+	u16 cong_samples;		/* ... above the target */
+	u8 consec_cong_rounds;		/* congested rounds in a row */
+	u8 flags;			/* DCC_PLB_F_* */
+};
+
+#define DCC_PLB_F_CE_SEEN	0x01	/* the path marked CE at least once */
+
+/* Decision of dcc_plb_check(). */
+enum dcc_plb_verdict {
+	DCC_PLB_NONE,		/* not congested long enough */
+	DCC_PLB_PAUSED,		/* due, but paused after an RTO */
+	DCC_PLB_REPATH_IDLE,	/* repath now: congested, nothing in flight */
+	DCC_PLB_REPATH_FORCED,	/* repath now: sustained congestion */
+};
+
+/* Start at delivered/delivered_ce (the connection's counts now). */
+static inline void dcc_plb_state_init(struct dcc_plb_state *s, u32 delivered,
+				      u32 delivered_ce)
+{
+	s->pause_until = 0;
+	s->round_delivered = delivered;
+	s->round_delivered_ce = delivered_ce;
+	s->samples = 0;
+	s->cong_samples = 0;
+	s->consec_cong_rounds = 0;
+	s->flags = 0;
+}
+
+/* Count one delay sample of the current round (saturating). */
+static inline void dcc_plb_sample(struct dcc_plb_state *s, bool congested)
+{
+	if (s->samples == 0xffff)
+		return;
+	s->samples++;
+	s->cong_samples += congested;
+}
+
+/*
+ * Close the round if the packet this ACK delivered was sent after it
+ * started (prior_delivered is tp->delivered when that packet left, as in
+ * BBR's round counting).  Returns true when a round ended, with its
+ * congested fraction in *ratio (1/256), or -1 when the round gave no
+ * signal (no delay samples and no ECN signal).
+ *
+ * Which signal: the CE fraction of the packets delivered in the round when
+ * use_ecn (the connection negotiated ECN) and the path has marked at least
+ * once; otherwise the fraction of delay samples above the target.  ECN is
+ * the switch's own statement that its queue passed the marking threshold;
+ * delay mixes in host noise and is the fallback for unmarked paths.
+ */
+static inline bool dcc_plb_round_end(struct dcc_plb_state *s,
+				     u32 prior_delivered, u32 delivered,
+				     u32 delivered_ce, bool use_ecn,
+				     int *ratio)
+{
+	u32 pkts, ce;
+
+	if ((s32)(prior_delivered - s->round_delivered) < 0)
+		return false;
+	pkts = delivered - s->round_delivered;
+	ce = delivered_ce - s->round_delivered_ce;
+	if (ce)
+		s->flags |= DCC_PLB_F_CE_SEEN;
+	if (use_ecn && (s->flags & DCC_PLB_F_CE_SEEN) && pkts)
+		*ratio = (int)dcc_min_u32(dcc_sat_u32(dcc_div_u64((u64)ce *
+								  DCC_PLB_SCALE,
+								  pkts)),
+					  DCC_PLB_SCALE);
+	else if (s->samples)
+		*ratio = (int)((u32)s->cong_samples * DCC_PLB_SCALE /
+			       s->samples);
+	else
+		*ratio = -1;
+	s->round_delivered = delivered;
+	s->round_delivered_ce = delivered_ce;
+	s->samples = 0;
+	s->cong_samples = 0;
+	return true;
+}
+
+/*
+ * Once per round: count congested rounds in a row.  ratio < 0 (no signal)
+ * leaves the count alone.  Returns true if the round counted as congested.
+ */
+static inline bool dcc_plb_update(struct dcc_plb_state *s,
+				  const struct dcc_plb_conf *c, int ratio)
+{
+	if (ratio < 0)
+		return false;
+	if ((u32)ratio < c->cong_thresh) {
+		s->consec_cong_rounds = 0;
+		return false;
+	}
+	if (s->consec_cong_rounds < dcc_min_u32(c->rehash_rounds,
+						DCC_PLB_MAX_ROUNDS))
+		s->consec_cong_rounds++;
+	return true;
+}
+
+/*
+ * Is a repath due, given the packets in flight and the time?  On a
+ * REPATH verdict the count restarts: the caller picks the new path.
+ *
+ * The pause ends at pause_until; jiffies wrap, so a pause_until more than
+ * 2S (its longest possible length) ahead of now is a stale one from
+ * before a wrap and is cleared as well.
+ */
+static inline enum dcc_plb_verdict dcc_plb_check(struct dcc_plb_state *s,
+						 const struct dcc_plb_conf *c,
+						 u32 packets_out, u32 now,
+						 u32 hz)
+{
+	bool forced, idle;
+	u32 max_pause;
+
+	forced = s->consec_cong_rounds >= c->rehash_rounds;
+	idle = c->idle_rehash_rounds && !packets_out &&
+	       s->consec_cong_rounds >= c->idle_rehash_rounds;
+	if (!forced && !idle)
+		return DCC_PLB_NONE;
+
+	max_pause = 2 * dcc_min_u32(c->suspend_rto_sec,
+				    DCC_PLB_MAX_SUSPEND_SEC) * hz;
+	if (s->pause_until &&
+	    (!dcc_before32(now, s->pause_until) ||
+	     dcc_before32(now + max_pause, s->pause_until)))
+		s->pause_until = 0;
+	if (s->pause_until)
+		return DCC_PLB_PAUSED;
+
+	s->consec_cong_rounds = 0;
+	return forced ? DCC_PLB_REPATH_FORCED : DCC_PLB_REPATH_IDLE;
+}
+
+/*
+ * A retransmit timeout: TCP has just moved the connection to a new path
+ * (tcp_write_timeout() rehashes), so forget the congestion count and do
+ * not repath for S to 2S seconds (rnd picks the point in between) lest
+ * PLB move it back onto a black-holed path.  A pause of 0 jiffies
+ * pauses nothing.
+ */
+static inline void dcc_plb_on_rto(struct dcc_plb_state *s,
+				  const struct dcc_plb_conf *c, u32 now,
+				  u32 hz, u32 rnd)
+{
+	u32 pause = dcc_min_u32(c->suspend_rto_sec,
+				DCC_PLB_MAX_SUSPEND_SEC) * hz;
+
+	s->consec_cong_rounds = 0;
+	if (!pause) {
+		s->pause_until = 0;
+		return;
+	}
+	pause += rnd % pause;
+	s->pause_until = now + pause;
+	if (!s->pause_until)	/* 0 means "not paused": one jiffy later */
+		s->pause_until = 1;
+}
+
+/* Remaining pause in jiffies (0 when not paused), for reporting. */
+static inline u32 dcc_plb_pause_left(const struct dcc_plb_state *s, u32 now)
+{
+	if (!s->pause_until || !dcc_before32(now, s->pause_until))
+		return 0;
+	return s->pause_until - now;
+}
+
+#endif /* _DCC_PLB_H */

@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The API of tcp_plb.ko and the glue a congestion control uses to call it
+ * (kernel only).  One copy serves every module that uses PLB.
+ *
+ * PLB is optional: a congestion control does not link against tcp_plb.
+ * Each connection looks the API up when it starts (symbol_get(), which
+ * also pins tcp_plb while the connection lives) and lets go of it when it
+ * ends; when tcp_plb is not loaded the connection runs without PLB.  So:
+ *   - tcp_swift and tcp_timely load and work with tcp_plb absent;
+ *   - connections opened after "modprobe tcp_plb" use it; those opened
+ *     before do not;
+ *   - "rmmod tcp_plb" is refused while connections use it, and succeeds
+ *     once they have closed;
+ *   - whether PLB acts is decided on every call by the connection's
+ *     namespace (sysctl net.dcc_plb.enabled).
+ *
+ * Use, in the congestion control:
+ *	struct my_ca { ...; struct dcc_plb_link plb; };
+ *	init:		dcc_plb_link_init(sk, &ca->plb);
+ *	release:	dcc_plb_link_release(&ca->plb);
+ *	each ACK:	dcc_plb_link_ack(sk, &ca->plb, rs, has_sample, above);
+ *	cwnd_event:	dcc_plb_link_event(sk, &ca->plb, ev);
+ * where has_sample says the ACK gave a delay sample and above that it was
+ * above the module's congestion target.
+ */
+#ifndef _DCC_PLB_LINK_H
+#define _DCC_PLB_LINK_H
+
+#include <linux/module.h>
+#include <net/tcp.h>
+
+#include "dcc_plb.h"
+
+/* What tcp_plb exports (EXPORT_SYMBOL_GPL(dcc_plb_ops)). */
+struct dcc_plb_ops {
+	struct module *owner;
+	/* Once per round: ratio is the congested fraction in 1/256, or
+	 * -1 when the round gave no signal.
+	 */
+	void (*update_state)(const struct sock *sk, struct dcc_plb_state *st,
+			     int ratio);
+	/* Repath now if congestion warrants it (each round, and when
+	 * sending resumes after idle).
+	 */
+	void (*check_rehash)(struct sock *sk, struct dcc_plb_state *st);
+	/* A retransmit timeout: pause repathing. */
+	void (*upon_rto)(struct sock *sk, struct dcc_plb_state *st);
+};
+
+extern const struct dcc_plb_ops dcc_plb_ops;
+
+/* The same functions, for a module that requires tcp_plb outright. */
+void dcc_plb_update_state(const struct sock *sk, struct dcc_plb_state *st,
+			  int ratio);
+void dcc_plb_check_rehash(struct sock *sk, struct dcc_plb_state *st);
+void dcc_plb_update_state_upon_rto(struct sock *sk, struct dcc_plb_state *st);
+
+/* Per connection: the API (NULL without PLB) and the PLB state. */
+struct dcc_plb_link {
+	const struct dcc_plb_ops *ops;
+	struct dcc_plb_state st;
+};
+
+static inline void dcc_plb_link_init(struct sock *sk, struct dcc_plb_link *l)
+{
+	const struct tcp_sock *tp = tcp_sk(sk);
+
+	dcc_plb_state_init(&l->st, tp->delivered, tp->delivered_ce);
+	/* init may follow a release (tcp_disconnect); never pin twice. */
+	if (!l->ops)
+		l->ops = symbol_get(dcc_plb_ops);
+}
+
+static inline void dcc_plb_link_release(struct dcc_plb_link *l)
+{
+	if (l->ops) {
+		module_put(l->ops->owner);
+		l->ops = NULL;
+	}
+}
+
+/*
+ * Every ACK: count its delay sample, and at the end of a round report the
+ * round's congested fraction (the CE fraction of delivered packets when
+ * the connection negotiated ECN and the path marks, else the fraction of
+ * delay samples above target) and let PLB decide.
+ */
+static inline void dcc_plb_link_ack(struct sock *sk, struct dcc_plb_link *l,
+				    const struct rate_sample *rs,
+				    bool has_sample, bool above_target)
+{
+	const struct tcp_sock *tp = tcp_sk(sk);
+	int ratio;
+
+	if (!l->ops)
+		return;
+	if (has_sample)
+		dcc_plb_sample(&l->st, above_target);
+	if (rs->delivered <= 0 ||
+	    !dcc_plb_round_end(&l->st, rs->prior_delivered, tp->delivered,
+			       tp->delivered_ce, tp->ecn_flags & TCP_ECN_OK,
+			       &ratio))
+		return;
+	l->ops->update_state(sk, &l->st, ratio);
+	l->ops->check_rehash(sk, &l->st);
+}
+
+/*
+ * Congestion-control events: sending resumes with nothing in flight (the
+ * idle moment PLB prefers for a repath) or a retransmit timeout
+ * (CA_EVENT_LOSS).
+ */
+static inline void dcc_plb_link_event(struct sock *sk, struct dcc_plb_link *l,
+				      enum tcp_ca_event ev)
+{
+	if (!l->ops)
+		return;
+	if (ev == CA_EVENT_TX_START)
+		l->ops->check_rehash(sk, &l->st);
+	else if (ev == CA_EVENT_LOSS)
+		l->ops->upon_rto(sk, &l->st);
+}
+
+#endif /* _DCC_PLB_LINK_H */

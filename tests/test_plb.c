@@ -1,0 +1,422 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of include/dcc_plb.h: congested-round counting, the forced
+ * and idle repath rules, the pause after a retransmit timeout (with
+ * jiffies wrapping), round bookkeeping with the delay and ECN signals,
+ * and a randomized comparison with a straightforward reference model of
+ * the same rules.
+ */
+#include "dcc_test.h"
+#include "dcc_plb.h"
+
+#define HZ_T 250
+
+static const struct dcc_plb_conf defaults = {
+	.enabled = 1,
+	.idle_rehash_rounds = 3,
+	.rehash_rounds = 12,
+	.suspend_rto_sec = 60,
+	.cong_thresh = 128,
+};
+
+static struct dcc_plb_state fresh(void)
+{
+	struct dcc_plb_state s;
+
+	memset(&s, 0xa5, sizeof(s));	/* init must set every field */
+	dcc_plb_state_init(&s, 100, 7);
+	return s;
+}
+
+static void test_init(void **state)
+{
+	struct dcc_plb_state s = fresh();
+
+	(void)state;
+	assert_int_equal(s.pause_until, 0);
+	assert_int_equal(s.consec_cong_rounds, 0);
+	assert_int_equal(s.samples, 0);
+	assert_int_equal(s.cong_samples, 0);
+	assert_int_equal(s.flags, 0);
+	assert_int_equal(s.round_delivered, 100);
+	assert_int_equal(s.round_delivered_ce, 7);
+	assert_true(sizeof(s) <= 20);
+}
+
+static void test_update_counts_and_resets(void **state)
+{
+	struct dcc_plb_state s = fresh();
+
+	(void)state;
+	assert_true(dcc_plb_update(&s, &defaults, 128));	/* = K: congested */
+	assert_true(dcc_plb_update(&s, &defaults, 256));
+	assert_int_equal(s.consec_cong_rounds, 2);
+	assert_false(dcc_plb_update(&s, &defaults, -1));	/* no signal */
+	assert_int_equal(s.consec_cong_rounds, 2);
+	assert_false(dcc_plb_update(&s, &defaults, 127));	/* below K */
+	assert_int_equal(s.consec_cong_rounds, 0);
+}
+
+static void test_update_saturates(void **state)
+{
+	struct dcc_plb_conf c = defaults;
+	struct dcc_plb_state s = fresh();
+	int i;
+
+	(void)state;
+	for (i = 0; i < 100; i++)
+		dcc_plb_update(&s, &c, 256);
+	assert_int_equal(s.consec_cong_rounds, 12);
+	c.rehash_rounds = 200;		/* beyond the range: capped at 31 */
+	for (i = 0; i < 100; i++)
+		dcc_plb_update(&s, &c, 256);
+	assert_int_equal(s.consec_cong_rounds, DCC_PLB_MAX_ROUNDS);
+}
+
+static void test_forced_after_n_rounds(void **state)
+{
+	struct dcc_plb_state s = fresh();
+	int i;
+
+	(void)state;
+	for (i = 1; i < 12; i++) {
+		dcc_plb_update(&s, &defaults, 200);
+		/* busy (packets in flight): only the forced rule applies */
+		assert_int_equal(dcc_plb_check(&s, &defaults, 10, 1000, HZ_T),
+				 DCC_PLB_NONE);
+	}
+	dcc_plb_update(&s, &defaults, 200);
+	assert_int_equal(dcc_plb_check(&s, &defaults, 10, 1000, HZ_T),
+			 DCC_PLB_REPATH_FORCED);
+	assert_int_equal(s.consec_cong_rounds, 0);	/* starts over */
+	assert_int_equal(dcc_plb_check(&s, &defaults, 10, 1000, HZ_T),
+			 DCC_PLB_NONE);
+}
+
+static void test_idle_after_m_rounds(void **state)
+{
+	struct dcc_plb_state s = fresh();
+	struct dcc_plb_conf c = defaults;
+
+	(void)state;
+	dcc_plb_update(&s, &c, 200);
+	dcc_plb_update(&s, &c, 200);
+	assert_int_equal(dcc_plb_check(&s, &c, 0, 1000, HZ_T), DCC_PLB_NONE);
+	dcc_plb_update(&s, &c, 200);
+	/* M rounds: not while packets are in flight ... */
+	assert_int_equal(dcc_plb_check(&s, &c, 1, 1000, HZ_T), DCC_PLB_NONE);
+	assert_int_equal(s.consec_cong_rounds, 3);
+	/* ... but once nothing is */
+	assert_int_equal(dcc_plb_check(&s, &c, 0, 1000, HZ_T),
+			 DCC_PLB_REPATH_IDLE);
+	assert_int_equal(s.consec_cong_rounds, 0);
+
+	/* idle_rehash_rounds = 0 turns idle repaths off */
+	c.idle_rehash_rounds = 0;
+	dcc_plb_update(&s, &c, 200);
+	dcc_plb_update(&s, &c, 200);
+	dcc_plb_update(&s, &c, 200);
+	assert_int_equal(dcc_plb_check(&s, &c, 0, 1000, HZ_T), DCC_PLB_NONE);
+}
+
+static void test_rehash_rounds_zero_always_due(void **state)
+{
+	struct dcc_plb_state s = fresh();
+	struct dcc_plb_conf c = defaults;
+
+	(void)state;
+	/* As upstream: N = 0 means every check repaths. */
+	c.rehash_rounds = 0;
+	assert_int_equal(dcc_plb_check(&s, &c, 5, 1, HZ_T),
+			 DCC_PLB_REPATH_FORCED);
+}
+
+static void test_rto_pause(void **state)
+{
+	struct dcc_plb_state s = fresh();
+	u32 now = 5000, len;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 5; i++)
+		dcc_plb_update(&s, &defaults, 256);
+	dcc_plb_on_rto(&s, &defaults, now, HZ_T, 12345);
+	assert_int_equal(s.consec_cong_rounds, 0);
+	len = s.pause_until - now;
+	assert_between(len, 60 * HZ_T, 2 * 60 * HZ_T - 1);
+	assert_int_equal(len, 60 * HZ_T + 12345 % (60 * HZ_T));
+	assert_int_equal(dcc_plb_pause_left(&s, now + 10), len - 10);
+
+	/* Congested long enough, but paused: nothing, and it stays due. */
+	for (i = 0; i < 12; i++)
+		dcc_plb_update(&s, &defaults, 256);
+	assert_int_equal(dcc_plb_check(&s, &defaults, 3, now + len - 1, HZ_T),
+			 DCC_PLB_PAUSED);
+	assert_int_equal(s.consec_cong_rounds, 12);
+	/* At the end of the pause the repath happens. */
+	assert_int_equal(dcc_plb_check(&s, &defaults, 3, now + len, HZ_T),
+			 DCC_PLB_REPATH_FORCED);
+	assert_int_equal(s.pause_until, 0);
+	assert_int_equal(dcc_plb_pause_left(&s, now + len), 0);
+}
+
+static void test_rto_pause_random_spread(void **state)
+{
+	struct test_rng rng = { 42 };
+	u32 lo = ~0U, hi = 0;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 10000; i++) {
+		struct dcc_plb_state s = fresh();
+		u32 len;
+
+		dcc_plb_on_rto(&s, &defaults, 77, HZ_T, (u32)rng_next(&rng));
+		len = s.pause_until - 77;
+		lo = len < lo ? len : lo;
+		hi = len > hi ? len : hi;
+	}
+	/* Covers [S, 2S) seconds: both ends within 1 % */
+	assert_between(lo, 60 * HZ_T, 60 * HZ_T * 101 / 100);
+	assert_between(hi, 120 * HZ_T * 99 / 100, 120 * HZ_T - 1);
+}
+
+static void test_rto_pause_wraps(void **state)
+{
+	struct dcc_plb_state s = fresh();
+	u32 now = 0xffffffffu - 100, len;
+
+	(void)state;
+	dcc_plb_on_rto(&s, &defaults, now, HZ_T, 0);
+	len = 60 * HZ_T;
+	assert_int_equal(s.pause_until, (u32)(now + len));
+	s.consec_cong_rounds = 12;
+	/* Across the wrap of jiffies, still paused ... */
+	assert_int_equal(dcc_plb_check(&s, &defaults, 0, now + 200, HZ_T),
+			 DCC_PLB_PAUSED);
+	/* ... until pause_until, even though it is numerically small. */
+	assert_int_equal(dcc_plb_check(&s, &defaults, 0, now + len, HZ_T),
+			 DCC_PLB_REPATH_FORCED);
+}
+
+static void test_rto_pause_never_zero(void **state)
+{
+	struct dcc_plb_state s = fresh();
+
+	(void)state;
+	/* now + pause == 0 mod 2^32 would read as "not paused" */
+	dcc_plb_on_rto(&s, &defaults, (u32)0 - 60 * HZ_T, HZ_T, 0);
+	assert_int_equal(s.pause_until, 1);
+	s.consec_cong_rounds = 12;
+	assert_int_equal(dcc_plb_check(&s, &defaults, 0, (u32)0 - 5, HZ_T),
+			 DCC_PLB_PAUSED);
+}
+
+static void test_stale_pause_cleared(void **state)
+{
+	struct dcc_plb_state s = fresh();
+
+	(void)state;
+	/*
+	 * A connection idle for half the jiffies space: pause_until now
+	 * reads as far in the future, beyond the longest possible pause.
+	 */
+	s.pause_until = 1000;
+	s.consec_cong_rounds = 12;
+	assert_int_equal(dcc_plb_check(&s, &defaults, 0, 1000 + 0x80000001u,
+				       HZ_T), DCC_PLB_REPATH_FORCED);
+	assert_int_equal(s.pause_until, 0);
+}
+
+static void test_suspend_zero_no_pause(void **state)
+{
+	struct dcc_plb_state s = fresh();
+	struct dcc_plb_conf c = defaults;
+
+	(void)state;
+	c.suspend_rto_sec = 0;
+	dcc_plb_on_rto(&s, &c, 1000, HZ_T, 999);
+	assert_int_equal(s.pause_until, 0);
+	s.consec_cong_rounds = 12;
+	assert_int_equal(dcc_plb_check(&s, &c, 0, 1000, HZ_T),
+			 DCC_PLB_REPATH_FORCED);
+}
+
+static void test_round_delay_fraction(void **state)
+{
+	struct dcc_plb_state s = fresh();	/* round starts at delivered 100 */
+	int ratio = 99, i;
+
+	(void)state;
+	for (i = 0; i < 8; i++)
+		dcc_plb_sample(&s, i < 3);
+	/* Packets sent before the round started do not end it. */
+	assert_false(dcc_plb_round_end(&s, 99, 108, 7, false, &ratio));
+	assert_int_equal(ratio, 99);
+	assert_true(dcc_plb_round_end(&s, 100, 110, 7, false, &ratio));
+	assert_int_equal(ratio, 3 * 256 / 8);
+	assert_int_equal(s.round_delivered, 110);
+	assert_int_equal(s.samples, 0);
+	/* A round without samples gives no signal. */
+	assert_true(dcc_plb_round_end(&s, 111, 120, 7, false, &ratio));
+	assert_int_equal(ratio, -1);
+}
+
+static void test_round_delivered_wraps(void **state)
+{
+	struct dcc_plb_state s;
+	int ratio;
+
+	(void)state;
+	dcc_plb_state_init(&s, 0xfffffff0u, 0);
+	dcc_plb_sample(&s, true);
+	assert_false(dcc_plb_round_end(&s, 0xffffffe0u, 5, 0, false, &ratio));
+	assert_true(dcc_plb_round_end(&s, 2, 5, 0, false, &ratio));
+	assert_int_equal(ratio, 256);
+}
+
+static void test_round_ecn_wins_when_marked(void **state)
+{
+	struct dcc_plb_state s = fresh();	/* delivered 100, ce 7 */
+	int ratio, i;
+
+	(void)state;
+	for (i = 0; i < 10; i++)
+		dcc_plb_sample(&s, true);	/* delay says: all congested */
+	/* ECN negotiated but no mark yet: the delay signal counts. */
+	assert_true(dcc_plb_round_end(&s, 100, 120, 7, true, &ratio));
+	assert_int_equal(ratio, 256);
+	/* 5 of 20 packets marked: the CE fraction wins from now on. */
+	for (i = 0; i < 10; i++)
+		dcc_plb_sample(&s, true);
+	assert_true(dcc_plb_round_end(&s, 120, 140, 12, true, &ratio));
+	assert_int_equal(ratio, 5 * 256 / 20);
+	assert_true(s.flags & DCC_PLB_F_CE_SEEN);
+	/* A marking path stays an ECN path: a round without marks is 0. */
+	for (i = 0; i < 10; i++)
+		dcc_plb_sample(&s, true);
+	assert_true(dcc_plb_round_end(&s, 140, 150, 12, true, &ratio));
+	assert_int_equal(ratio, 0);
+	/* Without ECN negotiated, marks are ignored. */
+	s = fresh();
+	dcc_plb_sample(&s, false);
+	assert_true(dcc_plb_round_end(&s, 100, 110, 17, false, &ratio));
+	assert_int_equal(ratio, 0);
+}
+
+static void test_round_samples_saturate(void **state)
+{
+	struct dcc_plb_state s = fresh();
+	int ratio, i;
+
+	(void)state;
+	for (i = 0; i < 70000; i++)
+		dcc_plb_sample(&s, true);
+	assert_int_equal(s.samples, 0xffff);
+	assert_int_equal(s.cong_samples, 0xffff);
+	assert_true(dcc_plb_round_end(&s, 100, 200, 7, false, &ratio));
+	assert_int_equal(ratio, 256);
+}
+
+/* The rules written out plainly, for the randomized comparison. */
+struct ref_plb {
+	unsigned int consec;
+	int64_t pause_end;	/* absolute, unwrapped; -1: none */
+};
+
+static int ref_check(struct ref_plb *r, const struct dcc_plb_conf *c,
+		     unsigned int pkts_out, int64_t now)
+{
+	int forced = r->consec >= c->rehash_rounds;
+	int idle = c->idle_rehash_rounds && !pkts_out &&
+		   r->consec >= c->idle_rehash_rounds;
+
+	if (!forced && !idle)
+		return DCC_PLB_NONE;
+	if (r->pause_end >= 0 && now < r->pause_end)
+		return DCC_PLB_PAUSED;
+	r->pause_end = -1;
+	r->consec = 0;
+	return forced ? DCC_PLB_REPATH_FORCED : DCC_PLB_REPATH_IDLE;
+}
+
+static void test_random_vs_reference(void **state)
+{
+	struct test_rng rng = { 7 };
+	int run;
+
+	(void)state;
+	for (run = 0; run < 200; run++) {
+		struct dcc_plb_conf c = {
+			.enabled = 1,
+			.idle_rehash_rounds = (u32)rng_range(&rng, 0, 31),
+			.rehash_rounds = (u32)rng_range(&rng, 0, 31),
+			.suspend_rto_sec = (u32)rng_range(&rng, 0, 3),
+			.cong_thresh = (u32)rng_range(&rng, 0, 256),
+		};
+		/* start anywhere, including just before the wrap */
+		int64_t now = (int64_t)rng_range(&rng, 0xffff0000u,
+						 0xffffffffu);
+		struct dcc_plb_state s = fresh();
+		struct ref_plb r = { 0, -1 };
+		int step;
+
+		for (step = 0; step < 2000; step++) {
+			unsigned int op = (unsigned int)rng_range(&rng, 0, 9);
+
+			now += (int64_t)rng_range(&rng, 0, 40);
+			if (op < 6) {
+				int ratio = (int)rng_range(&rng, 0, 257) - 1;
+
+				dcc_plb_update(&s, &c, ratio);
+				if (ratio >= 0) {
+					if ((u32)ratio < c.cong_thresh)
+						r.consec = 0;
+					else if (r.consec < c.rehash_rounds)
+						r.consec++;
+				}
+			} else if (op < 9) {
+				unsigned int out = (unsigned int)
+					rng_range(&rng, 0, 1);
+				int got = dcc_plb_check(&s, &c, out, (u32)now,
+							HZ_T);
+
+				assert_int_equal(got,
+						 ref_check(&r, &c, out, now));
+			} else {
+				u32 rnd = (u32)rng_next(&rng);
+				u32 p = c.suspend_rto_sec * HZ_T;
+
+				dcc_plb_on_rto(&s, &c, (u32)now, HZ_T, rnd);
+				r.consec = 0;
+				r.pause_end = p ? now + p + rnd % p : -1;
+			}
+			assert_int_equal(s.consec_cong_rounds, r.consec);
+		}
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_init),
+		cmocka_unit_test(test_update_counts_and_resets),
+		cmocka_unit_test(test_update_saturates),
+		cmocka_unit_test(test_forced_after_n_rounds),
+		cmocka_unit_test(test_idle_after_m_rounds),
+		cmocka_unit_test(test_rehash_rounds_zero_always_due),
+		cmocka_unit_test(test_rto_pause),
+		cmocka_unit_test(test_rto_pause_random_spread),
+		cmocka_unit_test(test_rto_pause_wraps),
+		cmocka_unit_test(test_rto_pause_never_zero),
+		cmocka_unit_test(test_stale_pause_cleared),
+		cmocka_unit_test(test_suspend_zero_no_pause),
+		cmocka_unit_test(test_round_delay_fraction),
+		cmocka_unit_test(test_round_delivered_wraps),
+		cmocka_unit_test(test_round_ecn_wins_when_marked),
+		cmocka_unit_test(test_round_samples_saturate),
+		cmocka_unit_test(test_random_vs_reference),
+	};
+
+	return cmocka_run_group_tests_name("dcc_plb", tests, NULL, NULL);
+}

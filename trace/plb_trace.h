@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Tracepoint of tcp_plb: one event per PLB decision that acts.
+ *
+ * tcp_plb:plb_repath fires when a connection is moved to a new path (its
+ * transmit hash, hence its IPv6 flow label, changes: "idle" or "forced"),
+ * when a due repath is held back by the pause after a retransmit timeout
+ * ("paused") or skipped ("skipped": IPv4, or rehashing disabled on the
+ * socket with SO_TXREHASH), and when a retransmit timeout starts a pause
+ * ("rto_pause", with its length).  Disabled, it costs one static branch.
+ * See Documentation/plb.rst, "Observing it".
+ */
+#undef TRACE_SYSTEM
+#define TRACE_SYSTEM tcp_plb
+
+#if !defined(_TRACE_TCP_PLB_H) || defined(TRACE_HEADER_MULTI_READ)
+#define _TRACE_TCP_PLB_H
+
+#include <linux/tracepoint.h>
+#include <net/inet_sock.h>
+
+#ifndef _TCP_PLB_EVENT_ENUM
+#define _TCP_PLB_EVENT_ENUM
+enum plb_event {
+	PLB_E_IDLE,		/* repathed: congested, nothing in flight */
+	PLB_E_FORCED,		/* repathed: sustained congestion */
+	PLB_E_PAUSED,		/* due, held back by an RTO pause */
+	PLB_E_SKIPPED,		/* due, but the socket cannot repath */
+	PLB_E_RTO_PAUSE,	/* retransmit timeout: pause starts */
+};
+#endif
+
+TRACE_DEFINE_ENUM(PLB_E_IDLE);
+TRACE_DEFINE_ENUM(PLB_E_FORCED);
+TRACE_DEFINE_ENUM(PLB_E_PAUSED);
+TRACE_DEFINE_ENUM(PLB_E_SKIPPED);
+TRACE_DEFINE_ENUM(PLB_E_RTO_PAUSE);
+
+#define plb_show_event(e)					\
+	__print_symbolic(e,					\
+			 { PLB_E_IDLE,		"idle" },	\
+			 { PLB_E_FORCED,	"forced" },	\
+			 { PLB_E_PAUSED,	"paused" },	\
+			 { PLB_E_SKIPPED,	"skipped" },	\
+			 { PLB_E_RTO_PAUSE,	"rto_pause" })
+
+TRACE_EVENT(plb_repath,
+
+	TP_PROTO(const struct sock *sk, enum plb_event event, u32 old_hash,
+		 u32 new_hash, u32 pause_ms),
+
+	TP_ARGS(sk, event, old_hash, new_hash, pause_ms),
+
+	TP_STRUCT__entry(
+		__field(const void *, skaddr)
+		__field(u16, family)
+		__field(u16, sport)
+		__field(u16, dport)
+		__field(u32, event)
+		__field(u32, old_hash)
+		__field(u32, new_hash)
+		__field(u32, pause_ms)
+	),
+
+	TP_fast_assign(
+		const struct inet_sock *inet = inet_sk(sk);
+
+		__entry->skaddr = sk;
+		__entry->family = sk->sk_family;
+		__entry->sport = ntohs(inet->inet_sport);
+		__entry->dport = ntohs(inet->inet_dport);
+		__entry->event = event;
+		__entry->old_hash = old_hash;
+		__entry->new_hash = new_hash;
+		__entry->pause_ms = pause_ms;
+	),
+
+	TP_printk("family=%u sport=%u dport=%u event=%s txhash=%08x->%08x pause_ms=%u",
+		  __entry->family, __entry->sport, __entry->dport,
+		  plb_show_event(__entry->event), __entry->old_hash,
+		  __entry->new_hash, __entry->pause_ms)
+);
+
+#endif /* _TRACE_TCP_PLB_H */
+
+/* This part must be outside the include guard. */
+#undef TRACE_INCLUDE_PATH
+#define TRACE_INCLUDE_PATH ../trace
+#undef TRACE_INCLUDE_FILE
+#define TRACE_INCLUDE_FILE plb_trace
+#include <trace/define_trace.h>
