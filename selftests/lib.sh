@@ -323,6 +323,7 @@ NS_PREFIX=${NS_PREFIX:-dcc$$}
 NS_CLI=$NS_PREFIX-cli
 NS_RTR=$NS_PREFIX-rtr
 NS_SRV=$NS_PREFIX-srv
+NS_R2=$NS_PREFIX-r2	# second router of the two-path topology
 SRV_IP=10.0.2.1
 # shellcheck disable=SC2034 # for IPv6 tests
 SRV_IP6=fd00:2::1
@@ -330,13 +331,14 @@ SRV_IP6=fd00:2::1
 in_cli() { ip netns exec "$NS_CLI" "$@"; }
 in_rtr() { ip netns exec "$NS_RTR" "$@"; }
 in_srv() { ip netns exec "$NS_SRV" "$@"; }
+in_r2() { ip netns exec "$NS_R2" "$@"; }
 
 # Kill the test's processes, let their connections close while the links
 # still exist (up to 5 s), then delete the namespaces.  Deleting first
 # would strand FINs and leave sockets retransmitting into the void.
 topo_cleanup() {
 	local ns i
-	for ns in "$NS_CLI" "$NS_RTR" "$NS_SRV"; do
+	for ns in "$NS_CLI" "$NS_RTR" "$NS_SRV" "$NS_R2"; do
 		ip netns pids "$ns" 2>/dev/null | xargs -r kill 2>/dev/null
 	done
 	for i in $(seq 50); do
@@ -344,7 +346,7 @@ topo_cleanup() {
 			exclude time-wait 2>/dev/null)" ] && break
 		sleep 0.1
 	done
-	for ns in "$NS_CLI" "$NS_RTR" "$NS_SRV"; do
+	for ns in "$NS_CLI" "$NS_RTR" "$NS_SRV" "$NS_R2"; do
 		ip netns del "$ns" 2>/dev/null
 	done
 	return 0
@@ -415,6 +417,106 @@ topo_shape() {
 	fi
 	in_rtr tc qdisc replace dev rc0 root netem delay "${delay}us" \
 		limit 100000
+}
+
+# Two paths (PLB): CLI -- RTR =(path A, path B)= R2 -- SRV.
+#   CLI cli0 10.0.1.1 fd00:1::1        RTR rc0 10.0.1.254 fd00:1::fe
+#   RTR pa0 fd00:a::1 10.0.10.1  ==  R2 pa1 fd00:a::2 10.0.10.2  (path A)
+#   RTR pb0 fd00:b::1            ==  R2 pb1 fd00:b::2            (path B)
+#   R2 rs0 10.0.2.254 fd00:2::fe       SRV srv0 10.0.2.1 fd00:2::1
+# RTR reaches SRV's IPv6 prefix by a multipath route over A and B that
+# hashes the flow label (fib_multipath_hash_policy=0), and SRV's IPv4
+# prefix over A only, so IPv4 traffic (a competitor) is pinned to A.
+# Everything returns over A.
+# topo_twopath RATE_MBIT DELAY_US LIMIT_PKTS: each path is an htb at RATE
+# with a drop-tail FIFO of LIMIT packets (RTR's egress pa0 / pb0); DELAY
+# is netem on R2's egress back towards RTR (the ACK path).
+topo_twopath() {
+	local rate=$1 delay=$2 limit=$3 ns dev
+	modprobe -q veth
+	topo_cleanup
+	for ns in "$NS_CLI" "$NS_RTR" "$NS_R2" "$NS_SRV"; do
+		ip netns add "$ns"
+		ip -n "$ns" link set lo up
+		ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.accept_dad=0 \
+			net.ipv6.conf.default.accept_dad=0
+	done
+	ip link add cli0 netns "$NS_CLI" type veth peer name rc0 netns "$NS_RTR"
+	ip link add pa0 netns "$NS_RTR" type veth peer name pa1 netns "$NS_R2"
+	ip link add pb0 netns "$NS_RTR" type veth peer name pb1 netns "$NS_R2"
+	ip link add srv0 netns "$NS_SRV" type veth peer name rs0 netns "$NS_R2"
+	ip -n "$NS_CLI" addr add 10.0.1.1/24 dev cli0
+	ip -n "$NS_CLI" addr add fd00:1::1/64 dev cli0 nodad
+	ip -n "$NS_RTR" addr add 10.0.1.254/24 dev rc0
+	ip -n "$NS_RTR" addr add fd00:1::fe/64 dev rc0 nodad
+	ip -n "$NS_RTR" addr add 10.0.10.1/24 dev pa0
+	ip -n "$NS_RTR" addr add fd00:a::1/64 dev pa0 nodad
+	ip -n "$NS_RTR" addr add fd00:b::1/64 dev pb0 nodad
+	ip -n "$NS_R2" addr add 10.0.10.2/24 dev pa1
+	ip -n "$NS_R2" addr add fd00:a::2/64 dev pa1 nodad
+	ip -n "$NS_R2" addr add fd00:b::2/64 dev pb1 nodad
+	ip -n "$NS_R2" addr add 10.0.2.254/24 dev rs0
+	ip -n "$NS_R2" addr add fd00:2::fe/64 dev rs0 nodad
+	ip -n "$NS_SRV" addr add 10.0.2.1/24 dev srv0
+	ip -n "$NS_SRV" addr add fd00:2::1/64 dev srv0 nodad
+	for dev in "$NS_CLI:cli0" "$NS_RTR:rc0" "$NS_RTR:pa0" "$NS_RTR:pb0" \
+		   "$NS_R2:pa1" "$NS_R2:pb1" "$NS_R2:rs0" "$NS_SRV:srv0"; do
+		ip -n "${dev%%:*}" link set "${dev#*:}" up
+		_veth_quiet "${dev%%:*}" "${dev#*:}"
+	done
+	ip -n "$NS_CLI" route add default via 10.0.1.254
+	ip -n "$NS_CLI" -6 route add default via fd00:1::fe
+	ip -n "$NS_SRV" route add default via 10.0.2.254
+	ip -n "$NS_SRV" -6 route add default via fd00:2::fe
+	ip -n "$NS_RTR" route add 10.0.2.0/24 via 10.0.10.2
+	ip -n "$NS_RTR" -6 route add fd00:2::/64 \
+		nexthop via fd00:a::2 dev pa0 nexthop via fd00:b::2 dev pb0
+	ip -n "$NS_R2" route add 10.0.1.0/24 via 10.0.10.1
+	ip -n "$NS_R2" -6 route add fd00:1::/64 via fd00:a::1 dev pa1
+	for ns in "$NS_RTR" "$NS_R2"; do
+		ip netns exec "$ns" sysctl -qw net.ipv4.ip_forward=1 \
+			net.ipv6.conf.all.forwarding=1 \
+			net.ipv6.fib_multipath_hash_policy=0
+	done
+	for ns in "$NS_CLI" "$NS_SRV"; do
+		ip netns exec "$ns" sysctl -qw net.ipv4.tcp_no_metrics_save=1
+	done
+	for dev in pa0 pb0; do
+		in_rtr tc qdisc replace dev $dev root handle 1: htb default 1
+		in_rtr tc class replace dev $dev parent 1: classid 1:1 htb \
+			rate "${rate}mbit" ceil "${rate}mbit" burst 30k cburst 30k
+		in_rtr tc qdisc replace dev $dev parent 1:1 handle 10: pfifo \
+			limit "$limit"
+	done
+	in_r2 tc qdisc replace dev pa1 root netem delay "${delay}us" \
+		limit 100000
+}
+
+# path_bytes6 DEV: IPv6 bytes RTR has sent on DEV (pa0 or pb0) so far.
+path_bytes6() {
+	in_rtr awk '$1 == "Ip6OutOctets" { print $2 }' \
+		"/proc/net/dev_snmp6/$1"
+}
+
+# pin6_path ADDR PATH: add ADDR to SRV, routed over path PATH (a or b)
+# only, so a competitor sent to it loads that one path.
+pin6_path() {
+	ip -n "$NS_SRV" addr add "$1/128" dev srv0 nodad
+	ip -n "$NS_RTR" -6 route add "$1/128" via "fd00:$2::2" dev "p${2}0"
+}
+
+# label_counts PCAP: "SPORT LABELS" per IPv6 connection from CLI in a
+# capture: how many distinct flow labels its packets carried.
+label_counts() {
+	tcpdump -n -v -r "$1" 2>/dev/null | awk '
+		{ l = ""; p = ""
+		  for (i = 1; i <= NF; i++) {
+			if ($i == "(flowlabel") l = $(i + 1)
+			if ($i ~ /^fd00:1::1\./) { n = split($i, a, "."); p = a[n] }
+		  }
+		  if (p == "" || l == "") next
+		  if (!((p, l) in seen)) { seen[p, l] = 1; cnt[p]++ } }
+		END { for (p in cnt) print p, cnt[p] }'
 }
 
 # Packets dropped and ECN-marked at the bottleneck so far.
