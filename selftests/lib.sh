@@ -506,9 +506,11 @@ pin6_path() {
 }
 
 # label_counts PCAP: "SPORT LABELS" per IPv6 connection from CLI in a
-# capture: how many distinct flow labels its packets carried.
+# capture: how many distinct flow labels its data packets carried (resets
+# and time-wait ACKs are sent without the socket's hash; not counted).
 label_counts() {
 	tcpdump -n -v -r "$1" 2>/dev/null | awk '
+		$NF == 0 || $(NF - 1) != "length" { next }
 		{ l = ""; p = ""
 		  for (i = 1; i <= NF; i++) {
 			if ($i == "(flowlabel") l = $(i + 1)

@@ -50,7 +50,7 @@ rpc_phase() {
 	tdpid=$!
 	sleep 1
 	for i in $(seq $N_RPC); do
-		in_cli timeout 60 "$DCC_BIN/rpc" -c fd00:2::1 7000 $RPCS \
+		in_cli timeout 40 "$DCC_BIN/rpc" -c fd00:2::1 7000 $RPCS \
 			$RPC_BYTES $RPC_GAP_US "$cc" > "$tmp/$tag.rpc$i" 2>&1 &
 		pids="$pids $!"
 	done
@@ -177,7 +177,9 @@ r0=$(($(stat PlbRepathIdle) + $(stat PlbRepathForced)))
 kr0=$(kernel_rehash)
 rpc_phase swift plb_off
 kr1=$(kernel_rehash)
-check "PLB off: every RPC client completed" test "$RPC_DONE" -eq $N_RPC
+# Not asserted: a swift connection left on A by the hash competes with
+# cubic's full FIFO and may not finish in 40 s (that is what PLB is for).
+log "PLB off: $RPC_DONE of $N_RPC RPC clients completed within 40 s"
 check "PLB off: no PLB round judged, no repath" \
 	test "$(stat PlbRounds)" = "$s0" -a \
 	"$(($(stat PlbRepathIdle) + $(stat PlbRepathForced)))" = "$r0"
