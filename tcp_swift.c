@@ -77,7 +77,7 @@ DCC_PARAM_UINT(retx_reset_threshold, 3, 1, 255, NULL, swift_params_rebuild,
 DCC_PARAM_UINT(pacing_headroom_pct, 120, 100, 1000, NULL, NULL,
 	       "pacing rate for windows of two packets or more, in percent of cwnd/srtt");
 DCC_PARAM_UINT(delack_guard_us, 40000, 0, 1000000, NULL, NULL,
-	       "a lone segment's sample this far above the floor is taken for a delayed ACK, in microseconds (0: off)");
+	       "a lone segment's sample this far above the floor is taken for a delayed ACK, and a delayed ACK's sample is judged this much lower, in microseconds (0: off; delayed ACKs never cut)");
 
 static int swift_check_cwnd(const char *name, unsigned int val)
 {
@@ -186,7 +186,7 @@ enum swift_mib_field {
 	SWIFT_MIB_RECOVERY_CUT,	/* fast-recovery entries that cut it */
 	SWIFT_MIB_UNDO,		/* spurious cuts undone */
 	SWIFT_MIB_PACED_ENTER,	/* entries into the pacing-only regime */
-	SWIFT_MIB_DELACK_IGNORED, /* delay samples taken for delayed ACKs */
+	SWIFT_MIB_DELACK,	/* delay samples taken for delayed ACKs */
 	SWIFT_MIB_MAX
 };
 
@@ -199,7 +199,7 @@ static const char * const swift_mib_names[SWIFT_MIB_MAX] = {
 	[SWIFT_MIB_RECOVERY_CUT]	= "SwiftRecoveryCut",
 	[SWIFT_MIB_UNDO]		= "SwiftUndo",
 	[SWIFT_MIB_PACED_ENTER]		= "SwiftPacedEnter",
-	[SWIFT_MIB_DELACK_IGNORED]	= "SwiftDelayedAckIgnored",
+	[SWIFT_MIB_DELACK]		= "SwiftDelayedAck",
 };
 
 DCC_STAT_DEFINE(swift_stat, "tcp_swift_stat", swift_mib_names);
@@ -298,6 +298,7 @@ static void swift_cong_control(DCC_CONG_CONTROL_ARGS)
 	};
 	struct swift_snap old;
 	enum swift_reason why;
+	bool has_sample, above = false;
 	u32 act;
 
 	a.ack_delayed = swift_ack_maybe_delayed(rs->is_ack_delayed,
@@ -305,11 +306,12 @@ static void swift_cong_control(DCC_CONG_CONTROL_ARGS)
 						rs->acked_sacked, a.delay_us,
 						READ_ONCE(swift_floor.min_us),
 						READ_ONCE(delack_guard_us));
+	a.delack_us = READ_ONCE(delack_guard_us);
 	a.floor_us = swift_floor_sample(&a);
 	old = swift_snap(ca);
 	act = swift_on_ack(&ca->s, &swift_p, &a);
 	if (a.has_delay && a.ack_delayed)
-		swift_count(sk, SWIFT_MIB_DELACK_IGNORED);
+		swift_count(sk, SWIFT_MIB_DELACK);
 	if (act & SWIFT_ACT_FDEC)
 		swift_count(sk, SWIFT_MIB_DELAY_DEC);
 	if (act & SWIFT_ACT_EDEC)
@@ -329,11 +331,10 @@ static void swift_cong_control(DCC_CONG_CONTROL_ARGS)
 	}
 	/*
 	 * PLB's delay signal: the fraction of the round's samples at or
-	 * above the fabric target (delayed ACKs' samples are not counted).
+	 * above the fabric target (a delayed ACK's less its allowance).
 	 */
-	dcc_plb_link_ack(sk, &ca->plb, rs,
-			 a.has_delay && a.delay_us && !a.ack_delayed,
-			 ca->s.last_delay_us >= ca->s.last_target_us);
+	has_sample = swift_plb_sample(&ca->s, &a, &above);
+	dcc_plb_link_ack(sk, &ca->plb, rs, has_sample, above);
 	swift_apply(sk);
 }
 

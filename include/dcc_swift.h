@@ -80,6 +80,9 @@ struct swift_ack {
 	bool has_ep_delay;
 	bool app_limited;	/* not window limited: do not grow */
 	bool ack_delayed;	/* likely a delayed ACK: delay overstated */
+	u32 delack_us;		/* most a delayed ACK adds to its sample
+				 * (0: a delayed sample never cuts)
+				 */
 	u32 floor_us;		/* host-wide minimum RTT (0: none), see
 				 * struct swift_floor
 				 */
@@ -170,6 +173,39 @@ static inline bool swift_ack_maybe_delayed(bool stack_says, u32 prior_in_flight,
 		return true;
 	return guard_us && prior_in_flight <= 1 && acked == 1 &&
 	       delay_us >= (u64)floor_us + guard_us;
+}
+
+/*
+ * The fabric delay an ACK shows: its sample, less delack_us when it is
+ * likely a delayed ACK.  The receiver held such an ACK for up to its
+ * delayed-ACK timer, so the sample less that allowance is a lower bound of
+ * the network's delay: when even that is at or above the target the path
+ * is congested, when it is below there is room to grow.  A window below
+ * two packets sends lone segments whose every ACK may be delayed; judging
+ * them this way keeps such a window moving (down on a congested path, up
+ * once off it) instead of freezing it.  Growing on an understated sample
+ * corrects itself: at two packets or more the ACKs are no longer lone.
+ */
+static inline u32 swift_fabric_delay(const struct swift_ack *a)
+{
+	if (!a->ack_delayed)
+		return a->delay_us;
+	return a->delay_us > a->delack_us ? a->delay_us - a->delack_us : 0;
+}
+
+/*
+ * PLB's delay signal for one ACK, after swift_on_ack(): whether it gave a
+ * sample (delayed ACKs do only when an allowance is set) and, if so,
+ * whether the fabric delay was at or above the target.
+ */
+static inline bool swift_plb_sample(const struct swift_state *s,
+				    const struct swift_ack *a, bool *above)
+{
+	if (!a->has_delay || !a->delay_us ||
+	    (a->ack_delayed && !a->delack_us))
+		return false;
+	*above = s->last_delay_us >= s->last_target_us;
+	return true;
 }
 
 /* Congestion window in whole packets: rounded to nearest, >= 1. */
@@ -348,10 +384,10 @@ static inline u32 swift_on_ack(struct swift_state *s,
 		s->retx_cnt = 0;
 
 	if (a->has_delay && a->delay_us) {
-		u32 target;
+		u32 target, d = swift_fabric_delay(a);
 
 		/* A delayed ACK overstates the delay: it may only lower the
-		 * minimum and show room to grow, never cause a cut.
+		 * minimum, never raise it.
 		 */
 		if (!a->ack_delayed || a->delay_us < s->min_rtt_us)
 			swift_update_min_rtt(s, p, a->delay_us, a->now_us);
@@ -359,21 +395,21 @@ static inline u32 swift_on_ack(struct swift_state *s,
 				 dcc_min_u32(a->floor_us, s->min_rtt_us) :
 				 s->min_rtt_us;
 		target = swift_target_us(s, p);
-		s->last_delay_us = a->delay_us;
+		s->last_delay_us = d;
 		s->last_target_us = target;
-		if (a->delay_us < target) {
+		if (d < target) {
 			if (a->num_acked && !a->app_limited) {
 				s->fcwnd_fx = swift_ai(p, s->fcwnd_fx,
 						       a->num_acked);
 				act |= SWIFT_ACT_FINC;
 			}
-		} else if (!a->ack_delayed &&
+		} else if ((!a->ack_delayed || a->delack_us) &&
 			   swift_can_decrease(s, SWIFT_F_FDEC_VALID,
 					      s->t_fdec_us, a->now_us,
 					      a->delay_us)) {
 			swift_save_prior(s);
 			s->fcwnd_fx = swift_cut(p, s->fcwnd_fx,
-						swift_md_factor_fx(p, a->delay_us,
+						swift_md_factor_fx(p, d,
 								   target));
 			s->t_fdec_us = a->now_us;
 			s->flags |= SWIFT_F_FDEC_VALID;

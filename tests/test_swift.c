@@ -574,6 +574,72 @@ static void test_ack_delayed(void **state)
 	assert_int_equal(s.min_rtt_us, 60);
 }
 
+/*
+ * With an allowance (delack_us), a delayed ACK's sample is judged that much
+ * lower: far above target it still cuts (and PLB sees congestion), within
+ * the allowance of a quiet path it shows room to grow, and a window of lone
+ * segments whose every ACK is delayed does not freeze.
+ */
+static void test_ack_delayed_allowance(void **state)
+{
+	struct swift_params p = default_params(true);
+	struct swift_state s;
+	struct swift_ack a = {
+		.srtt_us = 100, .num_acked = 1, .has_delay = true,
+		.ack_delayed = true, .delack_us = 40000,
+	};
+	bool above = false;
+	u32 before;
+
+	(void)state;
+	p.target_rel_minrtt = false;
+	init_state(&s, &p, 32 << 16, DEFAULT_HOPS, 0);
+	ack(&s, &p, 10, 100, 1, 100);
+	/* 100 ms: 60 ms even after the allowance, far above target: cut. */
+	before = s.fcwnd_fx;
+	a.now_us = 1000000;
+	a.delay_us = 100000;
+	assert_true(swift_on_ack(&s, &p, &a) & SWIFT_ACT_FDEC);
+	assert_true(s.fcwnd_fx < before);
+	assert_int_equal(s.last_delay_us, 60000);
+	assert_true(swift_plb_sample(&s, &a, &above));
+	assert_true(above);
+	/* 40.005 ms on a quiet path: the receiver's timer, room to grow. */
+	before = s.fcwnd_fx;
+	a.now_us = 2000000;
+	a.delay_us = 40005;
+	assert_int_equal(swift_on_ack(&s, &p, &a), SWIFT_ACT_FINC);
+	assert_true(s.fcwnd_fx > before);
+	assert_true(swift_plb_sample(&s, &a, &above));
+	assert_false(above);
+	/* Below the allowance: judged 0, never an underflow. */
+	a.now_us = 2000010;
+	a.delay_us = 300;
+	assert_int_equal(swift_on_ack(&s, &p, &a), SWIFT_ACT_FINC);
+	assert_int_equal(s.last_delay_us, 0);
+	/* Without an allowance a delayed sample gives PLB nothing. */
+	a.delack_us = 0;
+	a.delay_us = 100000;
+	a.now_us = 3000000;
+	before = s.fcwnd_fx;
+	assert_int_equal(swift_on_ack(&s, &p, &a), 0);
+	assert_int_equal(s.fcwnd_fx, before);
+	assert_false(swift_plb_sample(&s, &a, &above));
+	/* A sub-packet window fed only delayed ACKs moves both ways. */
+	a.delack_us = 40000;
+	s.fcwnd_fx = 1 << 15;
+	for (a.now_us = 4000000; a.now_us < 9000000; a.now_us += 200000) {
+		a.delay_us = 150000;
+		swift_on_ack(&s, &p, &a);
+	}
+	assert_int_equal(s.fcwnd_fx, p.min_cwnd_fx);
+	for (; a.now_us < 20000000; a.now_us += 50000) {
+		a.delay_us = 40005;
+		swift_on_ack(&s, &p, &a);
+	}
+	assert_true(s.fcwnd_fx >= 2 << 16);
+}
+
 /* ---------------------------------------------------------------------- */
 /* 3. Size of a delay-driven decrease                                     */
 
@@ -1929,6 +1995,7 @@ int main(void)
 		cmocka_unit_test(test_decrease_gate_shared),
 		cmocka_unit_test(test_decrease_gate_sample_rtt),
 		cmocka_unit_test(test_ack_delayed),
+		cmocka_unit_test(test_ack_delayed_allowance),
 		cmocka_unit_test(test_decrease_size_grid),
 		cmocka_unit_test(test_decrease_at_target),
 		cmocka_unit_test(test_clamps),
