@@ -1,0 +1,512 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * DCQCN (Zhu et al., "Congestion Control for Large-Scale RDMA
+ * Deployments", SIGCOMM 2015): the reaction point's rate machine and the
+ * notification point's pacing of notifications, for TCP.
+ *
+ * Pure integer math, no kernel dependencies: the glue (tcp_dcqcn.c) feeds
+ * it notifications, acked bytes and the time, and paces the socket at the
+ * current rate R_C it returns.  The unit tests and fuzzers drive it
+ * directly.
+ *
+ * Reaction point (sender), with R_C the current and R_T the target rate:
+ *
+ *	on a notification:	R_T = R_C;  R_C = R_C * (1 - alpha / 2);
+ *				alpha = (1 - g) * alpha + g;
+ *				reset the timer, the byte counter and both
+ *				event counts (T = BC = 0)
+ *	every alpha period without a notification:  alpha = (1 - g) * alpha
+ *	increase events: the timer (every timer_us) counts T += 1, the byte
+ *	counter (every byte_counter_bytes acked) counts BC += 1; then
+ *		max(T, BC) <= F:	fast recovery	R_C = (R_T + R_C) / 2
+ *		min(T, BC) > F:		hyper increase	R_T += i * R_HAI,
+ *					i = min(T, BC) - F;  R_C = (R_T + R_C) / 2
+ *		otherwise:		additive	R_T += R_AI;
+ *					R_C = (R_T + R_C) / 2
+ *	R_C and R_T stay in [min_rate, max_rate] (max wins if they cross).
+ *
+ * Timers are lazy: nothing runs between calls.  Every entry point takes
+ * "now" and first plays the alpha decays and timer events that fell due
+ * since the last call, in time order, then handles its own input; so the
+ * glue needs no per-socket hrtimer, only calls on ACKs and transmissions.
+ * A call plays at most DCQCN_MAX_EVENTS increase events (it stops early
+ * once both rates sit at max_rate, where more events change nothing); the
+ * periods beyond that are consumed without effect.  A clock that goes
+ * backwards replays nothing and restarts the periods at the new "now".
+ *
+ * Notification point (receiver): a CE-marked packet at least cnp_interval
+ * after the previous notification (or the first) is a notification; CE
+ * marks in between are folded into it.  See dcqcn_np_packet() for how the
+ * glue signals one on TCP ACKs so that the sender tells a fresh
+ * notification from a repeated echo (dcqcn_rp_echo()).
+ *
+ * Fixed point:
+ *  - alpha_fx and g_fx are unsigned, DCC_FX_SHIFT (16) fractional bits,
+ *    at most 1.0 (DCC_FX_ONE); the raise is rounded down (alpha = 1 stays
+ *    exactly 1), the decay over n periods is alpha * (1 - g)^n with the
+ *    power taken with 31 fractional bits and the product rounded down;
+ *  - rates are bytes per second, u64, at most DCQCN_RATE_LIMIT (2^40,
+ *    8.8 Tbit/s); a cut is R_C - floor(R_C * alpha / 2) (never below the
+ *    floor); the average (R_T + R_C) / 2 is rounded up, so that R_C
+ *    reaches R_T instead of stopping one byte per second short.
+ */
+#ifndef _DCC_DCQCN_H
+#define _DCC_DCQCN_H
+
+#include "dcc_fixed.h"
+
+#define DCQCN_RATE_LIMIT	BIT_ULL(40)	/* ceiling on rates, B/s */
+#define DCQCN_MAX_EVENTS	1024U		/* increase events per call */
+#define DCQCN_HAI_I_LIMIT	BIT(20)		/* largest hyper multiplier */
+#define DCQCN_COUNT_MAX		0xffffffffU	/* T and BC saturate here */
+#define DCQCN_FRAC31_ONE	BIT_ULL(31)	/* 1.0 with 31 fractional bits */
+
+struct dcqcn_params {
+	u32 g_fx;		/* alpha gain g, <= 1.0 */
+	u32 alpha_period_us;	/* alpha decays once per period, >= 1 */
+	u32 timer_us;		/* rate-increase timer period, >= 1 */
+	u32 byte_counter_bytes;	/* bytes per byte-counter event, >= 1 */
+	u32 fr_events;		/* F: fast-recovery events, >= 1 */
+	u32 cnp_interval_us;	/* NP: least time between notifications */
+	u64 ai_bytes_ps;	/* R_AI, additive increase step */
+	u64 hai_bytes_ps;	/* R_HAI, hyper increase step */
+	u64 min_rate_bytes_ps;	/* rate floor, >= 1 */
+	u64 max_rate_bytes_ps;	/* rate ceiling (the line rate) */
+};
+
+/* What an increase event or a cut did (dcqcn_state.stage). */
+enum dcqcn_stage {
+	DCQCN_STAGE_NONE,	/* nothing yet */
+	DCQCN_STAGE_CUT,	/* notification: cut */
+	DCQCN_STAGE_FR,		/* fast recovery */
+	DCQCN_STAGE_AI,		/* additive increase */
+	DCQCN_STAGE_HAI,	/* hyper increase */
+	DCQCN_STAGE_LOSS,	/* loss cut (dcqcn_loss_cut) */
+};
+
+/* Per-connection reaction-point state (the socket's private area). */
+struct dcqcn_state {
+	u64 rate_c_bytes_ps;	/* current rate R_C: what the socket paces at */
+	u64 rate_t_bytes_ps;	/* target rate R_T */
+	u64 alpha_stamp_us;	/* start of the current alpha period */
+	u64 timer_stamp_us;	/* start of the current timer period */
+	u32 alpha_fx;		/* alpha, <= 1.0 */
+	u32 bc_bytes;		/* bytes towards the next byte-counter event */
+	u32 timer_cnt;		/* T: timer events since the last cut */
+	u32 byte_cnt;		/* BC: byte-counter events since the last cut */
+	u8 stage;		/* enum dcqcn_stage of the last change */
+};
+
+/* Increase events one call played, by stage (for counters). */
+struct dcqcn_events {
+	u32 fr;
+	u32 ai;
+	u32 hai;
+	u32 alpha_decays;	/* alpha periods elapsed without notification */
+};
+
+/*
+ * Reference defaults scaled to a line rate: g = 1/16, alpha period and
+ * timer 55 us, byte counter 150 KB, F = 5, R_AI 5 Mbit/s, R_HAI 50 Mbit/s,
+ * notifications at most every 50 us, floor 1 Mbit/s (at most the line).
+ */
+static inline void dcqcn_params_default(struct dcqcn_params *p,
+					u64 line_rate_bytes_ps)
+{
+	u64 line = dcc_min_u64(line_rate_bytes_ps, DCQCN_RATE_LIMIT);
+
+	*p = (struct dcqcn_params){ 0 };
+	p->g_fx = DCC_FX_ONE / 16;
+	p->alpha_period_us = 55;
+	p->timer_us = 55;
+	p->byte_counter_bytes = 150 * 1024;
+	p->fr_events = 5;
+	p->cnp_interval_us = 50;
+	p->ai_bytes_ps = 5000000 / 8;
+	p->hai_bytes_ps = 50000000 / 8;
+	p->max_rate_bytes_ps = line ? line : 1;
+	p->min_rate_bytes_ps = dcc_min_u64(1000000 / 8, p->max_rate_bytes_ps);
+}
+
+/*
+ * True when every field is in the range the machine is meant for.  The
+ * machine stays safe without it (no overflow, no division by zero, rates
+ * in bounds and never 0); the glue uses it to refuse a bad combination.
+ */
+static inline bool dcqcn_params_valid(const struct dcqcn_params *p)
+{
+	return p->g_fx >= 1 && p->g_fx <= DCC_FX_ONE &&
+	       p->alpha_period_us >= 1 && p->timer_us >= 1 &&
+	       p->byte_counter_bytes >= 1 && p->fr_events >= 1 &&
+	       p->ai_bytes_ps <= DCQCN_RATE_LIMIT &&
+	       p->hai_bytes_ps <= DCQCN_RATE_LIMIT &&
+	       p->min_rate_bytes_ps >= 1 &&
+	       p->min_rate_bytes_ps <= p->max_rate_bytes_ps &&
+	       p->max_rate_bytes_ps <= DCQCN_RATE_LIMIT;
+}
+
+/* Rate clamped to [min_rate, max_rate] (max wins if they cross), >= 1. */
+static inline u64 dcqcn_clamp_rate(const struct dcqcn_params *p, u64 rate)
+{
+	u64 hi = dcc_min_u64(p->max_rate_bytes_ps, DCQCN_RATE_LIMIT);
+
+	if (rate < p->min_rate_bytes_ps)
+		rate = p->min_rate_bytes_ps;
+	rate = dcc_min_u64(rate, hi);
+	return rate ? rate : 1;
+}
+
+/* Start at start_rate (DCQCN starts at the line rate), alpha = 1. */
+static inline void dcqcn_state_init(struct dcqcn_state *s,
+				    const struct dcqcn_params *p,
+				    u64 start_rate_bytes_ps, u64 now_us)
+{
+	*s = (struct dcqcn_state){ 0 };
+	s->rate_c_bytes_ps = dcqcn_clamp_rate(p, start_rate_bytes_ps);
+	s->rate_t_bytes_ps = s->rate_c_bytes_ps;
+	s->alpha_fx = DCC_FX_ONE;
+	s->alpha_stamp_us = now_us;
+	s->timer_stamp_us = now_us;
+	s->stage = DCQCN_STAGE_NONE;
+}
+
+/* g or alpha as stored, bounded to 1.0 (parameters may be torn). */
+static inline u32 dcqcn_fx1(u32 v)
+{
+	return dcc_min_u32(v, DCC_FX_ONE);
+}
+
+/* (b / 2^31)^n with 31 fractional bits, b <= 2^31: square and multiply. */
+static inline u64 dcqcn_pow31(u64 b, u64 n)
+{
+	u64 r = DCQCN_FRAC31_ONE;
+
+	while (n) {
+		if (n & 1)
+			r = (r * b) >> 31;
+		n >>= 1;
+		if (!n || !r)
+			break;
+		b = (b * b) >> 31;
+	}
+	return r;
+}
+
+/* alpha after n periods without a notification: alpha * (1 - g)^n. */
+static inline u32 dcqcn_alpha_decayed(const struct dcqcn_params *p,
+				      u32 alpha_fx, u64 n)
+{
+	u64 keep = (u64)(DCC_FX_ONE - dcqcn_fx1(p->g_fx)) << (31 - DCC_FX_SHIFT);
+
+	return (u32)(((u64)dcqcn_fx1(alpha_fx) * dcqcn_pow31(keep, n)) >> 31);
+}
+
+/* alpha after a notification: (1 - g) * alpha + g, rounded down. */
+static inline u32 dcqcn_alpha_raised(const struct dcqcn_params *p,
+				     u32 alpha_fx)
+{
+	u64 g = dcqcn_fx1(p->g_fx), a = dcqcn_fx1(alpha_fx);
+
+	return (u32)(((DCC_FX_ONE - g) * a + g * DCC_FX_ONE) >> DCC_FX_SHIFT);
+}
+
+/* Whole periods of period_us in [*stamp, now]; advances *stamp by them.
+ * A stamp in the future (clock went backwards) is moved to now.
+ */
+static inline u64 dcqcn_periods(u64 *stamp_us, u64 now_us, u32 period_us)
+{
+	u64 n;
+
+	if (now_us < *stamp_us) {
+		*stamp_us = now_us;
+		return 0;
+	}
+	n = dcc_div_u64(now_us - *stamp_us, period_us ? period_us : 1);
+	*stamp_us += n * (period_us ? period_us : 1);
+	return n;
+}
+
+static inline u32 dcqcn_sat_inc(u32 v)
+{
+	return v < DCQCN_COUNT_MAX ? v + 1 : v;
+}
+
+/* R_C = (R_T + R_C) / 2 rounded up (so R_C reaches R_T), R_T clamped. */
+static inline void dcqcn_toward_target(struct dcqcn_state *s,
+				       const struct dcqcn_params *p)
+{
+	s->rate_t_bytes_ps = dcqcn_clamp_rate(p, s->rate_t_bytes_ps);
+	s->rate_c_bytes_ps = dcqcn_clamp_rate(p, (s->rate_t_bytes_ps +
+						  s->rate_c_bytes_ps + 1) / 2);
+}
+
+/*
+ * One increase event, after T or BC was counted: the stage from the two
+ * counts, then the rate update.  Returns the stage.
+ */
+static inline enum dcqcn_stage dcqcn_increase(struct dcqcn_state *s,
+					      const struct dcqcn_params *p)
+{
+	u32 f = p->fr_events;
+	u32 hi = dcc_max_u32(s->timer_cnt, s->byte_cnt);
+	u32 lo = dcc_min_u32(s->timer_cnt, s->byte_cnt);
+	u64 step;
+
+	if (hi <= f) {
+		s->stage = DCQCN_STAGE_FR;
+	} else if (lo > f) {
+		/* i grows with the time spent in hyper increase. */
+		step = dcc_min_u64(p->hai_bytes_ps, DCQCN_RATE_LIMIT) *
+		       dcc_min_u32(lo - f, DCQCN_HAI_I_LIMIT);
+		s->rate_t_bytes_ps += dcc_min_u64(step, DCQCN_RATE_LIMIT);
+		s->stage = DCQCN_STAGE_HAI;
+	} else {
+		s->rate_t_bytes_ps += dcc_min_u64(p->ai_bytes_ps,
+						  DCQCN_RATE_LIMIT);
+		s->stage = DCQCN_STAGE_AI;
+	}
+	dcqcn_toward_target(s, p);
+	return (enum dcqcn_stage)s->stage;
+}
+
+static inline void dcqcn_count_stage(struct dcqcn_events *ev,
+				     enum dcqcn_stage st, u32 n)
+{
+	if (!ev)
+		return;
+	if (st == DCQCN_STAGE_FR)
+		ev->fr += n;
+	else if (st == DCQCN_STAGE_AI)
+		ev->ai += n;
+	else if (st == DCQCN_STAGE_HAI)
+		ev->hai += n;
+}
+
+/* True when more increase events cannot change either rate. */
+static inline bool dcqcn_at_ceiling(const struct dcqcn_state *s,
+				    const struct dcqcn_params *p)
+{
+	u64 hi = dcqcn_clamp_rate(p, DCQCN_RATE_LIMIT);
+
+	return s->rate_c_bytes_ps >= hi && s->rate_t_bytes_ps >= hi;
+}
+
+/*
+ * Play n increase events of one source (timer if from_timer, else byte
+ * counter), at most DCQCN_MAX_EVENTS; the counts keep advancing (they
+ * decide the stage) even when the rates sit at the ceiling.
+ */
+static inline void dcqcn_play(struct dcqcn_state *s,
+			      const struct dcqcn_params *p, u64 n,
+			      bool from_timer, struct dcqcn_events *ev)
+{
+	u64 played = 0;
+	u32 *cnt = from_timer ? &s->timer_cnt : &s->byte_cnt;
+
+	while (played < n && played < DCQCN_MAX_EVENTS) {
+		if (dcqcn_at_ceiling(s, p))
+			break;
+		*cnt = dcqcn_sat_inc(*cnt);
+		dcqcn_count_stage(ev, dcqcn_increase(s, p), 1);
+		played++;
+	}
+	/* The rest changes nothing but the count. */
+	n -= played;
+	*cnt = n >= DCQCN_COUNT_MAX - *cnt ? DCQCN_COUNT_MAX : *cnt + (u32)n;
+}
+
+/*
+ * Bring the lazy timers up to now: alpha decays for every whole alpha
+ * period since the last one, then the timer's increase events.
+ */
+static inline void dcqcn_advance(struct dcqcn_state *s,
+				 const struct dcqcn_params *p, u64 now_us,
+				 struct dcqcn_events *ev)
+{
+	u64 n;
+
+	n = dcqcn_periods(&s->alpha_stamp_us, now_us, p->alpha_period_us);
+	if (n) {
+		s->alpha_fx = dcqcn_alpha_decayed(p, s->alpha_fx, n);
+		if (ev)
+			ev->alpha_decays += (u32)dcc_min_u64(n, DCC_U32_MAX);
+	}
+	n = dcqcn_periods(&s->timer_stamp_us, now_us, p->timer_us);
+	if (n)
+		dcqcn_play(s, p, n, true, ev);
+}
+
+/*
+ * Bytes acked (or sent) towards the byte counter, at time now: first the
+ * timers, then one byte-counter event per byte_counter_bytes.
+ */
+static inline void dcqcn_on_bytes(struct dcqcn_state *s,
+				  const struct dcqcn_params *p, u32 bytes,
+				  u64 now_us, struct dcqcn_events *ev)
+{
+	u32 b = p->byte_counter_bytes ? p->byte_counter_bytes : 1;
+	u64 total, n;
+
+	dcqcn_advance(s, p, now_us, ev);
+	total = (u64)s->bc_bytes + bytes;
+	n = total / b;
+	s->bc_bytes = (u32)(total - n * b);
+	if (n)
+		dcqcn_play(s, p, n, false, ev);
+}
+
+/* Reset the increase machinery after a cut: T = BC = 0, periods restart. */
+static inline void dcqcn_reset_increase(struct dcqcn_state *s, u64 now_us)
+{
+	s->timer_cnt = 0;
+	s->byte_cnt = 0;
+	s->bc_bytes = 0;
+	s->timer_stamp_us = now_us;
+}
+
+/*
+ * A congestion notification at now: the due timers first, then
+ * R_T = R_C, R_C *= 1 - alpha / 2 with the alpha before this notification,
+ * then alpha is raised and its period restarts.
+ */
+static inline void dcqcn_on_cnp(struct dcqcn_state *s,
+				const struct dcqcn_params *p, u64 now_us,
+				struct dcqcn_events *ev)
+{
+	u64 rc, cut;
+
+	dcqcn_advance(s, p, now_us, ev);
+	rc = s->rate_c_bytes_ps;
+	/* rc <= 2^40 and alpha <= 2^16: the product fits easily. */
+	cut = (rc * dcqcn_fx1(s->alpha_fx)) >> (DCC_FX_SHIFT + 1);
+	s->rate_t_bytes_ps = rc;
+	s->rate_c_bytes_ps = dcqcn_clamp_rate(p, rc - cut);
+	s->alpha_fx = dcqcn_alpha_raised(p, s->alpha_fx);
+	s->alpha_stamp_us = now_us;
+	dcqcn_reset_increase(s, now_us);
+	s->stage = DCQCN_STAGE_CUT;
+}
+
+/*
+ * Loss (retransmit timeout or fast recovery): the timers first, then a cut
+ * as by a notification with alpha = 1 (R_C halves, R_T = the old R_C), the
+ * increase machinery restarts; alpha is left alone (a loss is not an ECN
+ * mark).
+ */
+static inline void dcqcn_loss_cut(struct dcqcn_state *s,
+				  const struct dcqcn_params *p, u64 now_us,
+				  struct dcqcn_events *ev)
+{
+	u64 rc;
+
+	dcqcn_advance(s, p, now_us, ev);
+	rc = s->rate_c_bytes_ps;
+	s->rate_t_bytes_ps = rc;
+	s->rate_c_bytes_ps = dcqcn_clamp_rate(p, rc - rc / 2);
+	dcqcn_reset_increase(s, now_us);
+	s->stage = DCQCN_STAGE_LOSS;
+}
+
+/* ---- notification point (receiver) and the echo on ACKs ---------------
+ *
+ * TCP gives the receiver one bit per ACK, ECE, and the kernel forces it on
+ * the ACK of every CE-marked packet; the glue controls it otherwise (the
+ * TCP_ECN_DEMAND_CWR flag).  A notification is therefore coded as a rising
+ * edge of ECE on the ACK stream:
+ *  - a due CE mark (first, or >= cnp_interval after the last notification)
+ *    is a notification: ECE goes up, the ACK leaves at once;
+ *  - while a notification is younger than cnp_interval, ECE stays up on
+ *    every ACK (CE or not), so no second edge can appear in the interval;
+ *  - after it, the first unmarked packet brings ECE down;
+ *  - if the last ACK sent was already up when a notification is due, the
+ *    glue first sends one ACK with ECE down for the data before this packet
+ *    (a separator): the delayed ACK it owes, or, if none is owed and SACK
+ *    is in use, a duplicate of the last ACK (harmless with SACK).  With
+ *    neither, the mark is folded into the ongoing echo (DCQCN_NP_MERGED)
+ *    and the next CE-marked packet tries again.
+ * The sender counts a notification on each rising edge (dcqcn_rp_echo());
+ * ECE on later ACKs is the repeated echo of the same notification.
+ */
+
+/* Notification-point state. */
+struct dcqcn_np {
+	u64 cnp_stamp_us;	/* time of the last notification */
+	u8 ece;			/* ECE level on the ACKs now */
+	u8 valid;		/* cnp_stamp_us holds a notification */
+};
+
+/* dcqcn_np_packet() results (bits). */
+#define DCQCN_NP_NOTIFY		0x01	/* a notification: ECE up, ACK now */
+#define DCQCN_NP_SEPARATE	0x02	/* first an ACK with ECE down */
+#define DCQCN_NP_COALESCED	0x04	/* CE mark inside the interval */
+#define DCQCN_NP_MERGED		0x08	/* due, but no separator possible */
+
+static inline void dcqcn_np_init(struct dcqcn_np *np)
+{
+	*np = (struct dcqcn_np){ 0 };
+}
+
+/* True when a notification may be sent at now. */
+static inline bool dcqcn_np_due(struct dcqcn_np *np, u32 interval_us,
+				u64 now_us)
+{
+	if (!np->valid)
+		return true;
+	if (now_us < np->cnp_stamp_us)	/* clock went backwards */
+		np->cnp_stamp_us = now_us;
+	return now_us - np->cnp_stamp_us >= interval_us;
+}
+
+/*
+ * One ECN-capable data packet at the receiver: ce if it was CE-marked;
+ * ack_pending if an ACK is owed for data before it (a delayed ACK);
+ * sack_ok if the connection uses SACK.  Updates np->ece (the level for the
+ * ACK of this packet) and returns DCQCN_NP_* bits.
+ */
+static inline u32 dcqcn_np_packet(struct dcqcn_np *np, u32 interval_us,
+				  bool ce, u64 now_us, bool ack_pending,
+				  bool sack_ok)
+{
+	bool due = dcqcn_np_due(np, interval_us, now_us);
+	u32 ret;
+
+	if (!ce) {
+		if (due)
+			np->ece = 0;	/* held up only inside the interval */
+		return 0;
+	}
+	if (!due) {
+		np->ece = 1;
+		return DCQCN_NP_COALESCED;
+	}
+	if (ack_pending)
+		ret = DCQCN_NP_NOTIFY | DCQCN_NP_SEPARATE;
+	else if (!np->ece)
+		ret = DCQCN_NP_NOTIFY;
+	else if (sack_ok)
+		ret = DCQCN_NP_NOTIFY | DCQCN_NP_SEPARATE;
+	else
+		ret = DCQCN_NP_MERGED;
+	np->ece = 1;
+	if (ret & DCQCN_NP_NOTIFY) {
+		np->cnp_stamp_us = now_us;
+		np->valid = 1;
+	}
+	return ret;
+}
+
+/* Reaction-point echo decoding: the ECE level of the previous ACK. */
+struct dcqcn_rp_echo {
+	u8 ece;
+};
+
+/* One ACK with ECE (or not): true on a rising edge, a fresh notification. */
+static inline bool dcqcn_rp_echo(struct dcqcn_rp_echo *e, bool ece)
+{
+	bool fresh = ece && !e->ece;
+
+	e->ece = ece;
+	return fresh;
+}
+
+#endif /* _DCC_DCQCN_H */

@@ -1,0 +1,703 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of include/dcc_dcqcn.h (DCQCN reaction and notification
+ * points).
+ *
+ * Expectations come from a double-precision model of the published rate
+ * machine written here (struct ref, ref_*()), from closed forms (alpha
+ * after k notifications or n decays) or from counting, never from the
+ * helpers under test.  The fixed-point machine rounds down at every step,
+ * so comparisons allow a few units in the last place per step.
+ */
+#include "dcc_test.h"
+
+#include "dcc_dcqcn.h"
+
+#define ONE_D		65536.0
+#define LINE_10G	1250000000ULL	/* 10 Gbit/s in bytes per second */
+#define LINE_100M	12500000ULL	/* 100 Mbit/s */
+
+_Static_assert(sizeof(struct dcqcn_state) <= 56,
+	       "dcqcn_state must leave room in the congestion-control area");
+
+/* Reference defaults at 10 Gbit/s, written out. */
+static struct dcqcn_params ref_params(void)
+{
+	struct dcqcn_params p = {
+		.g_fx = 4096,			/* 1/16 */
+		.alpha_period_us = 55,
+		.timer_us = 55,
+		.byte_counter_bytes = 153600,	/* 150 KB */
+		.fr_events = 5,
+		.cnp_interval_us = 50,
+		.ai_bytes_ps = 625000,		/* 5 Mbit/s */
+		.hai_bytes_ps = 6250000,	/* 50 Mbit/s */
+		.min_rate_bytes_ps = 125000,	/* 1 Mbit/s */
+		.max_rate_bytes_ps = LINE_10G,
+	};
+
+	return p;
+}
+
+/* ---- double-precision model -------------------------------------------- */
+
+struct ref {
+	double rc, rt, alpha;
+	double bc_bytes;
+	unsigned long T, BC;
+	double t_alpha, t_timer;	/* period starts, us */
+	int stage;
+};
+
+static double ref_clamp(const struct dcqcn_params *p, double r)
+{
+	return fmin(fmax(r, (double)p->min_rate_bytes_ps),
+		    (double)p->max_rate_bytes_ps);
+}
+
+static void ref_init(struct ref *r, const struct dcqcn_params *p,
+		     double rate, double now)
+{
+	memset(r, 0, sizeof(*r));
+	r->rc = r->rt = ref_clamp(p, rate);
+	r->alpha = 1.0;
+	r->t_alpha = r->t_timer = now;
+}
+
+static void ref_event(struct ref *r, const struct dcqcn_params *p)
+{
+	unsigned long hi = r->T > r->BC ? r->T : r->BC;
+	unsigned long lo = r->T < r->BC ? r->T : r->BC;
+
+	if (hi <= p->fr_events) {
+		r->stage = DCQCN_STAGE_FR;
+	} else if (lo > p->fr_events) {
+		r->rt += (double)(lo - p->fr_events) * p->hai_bytes_ps;
+		r->stage = DCQCN_STAGE_HAI;
+	} else {
+		r->rt += p->ai_bytes_ps;
+		r->stage = DCQCN_STAGE_AI;
+	}
+	r->rt = ref_clamp(p, r->rt);
+	r->rc = ref_clamp(p, (r->rt + r->rc) / 2);
+}
+
+static void ref_advance(struct ref *r, const struct dcqcn_params *p,
+			double now)
+{
+	double g = p->g_fx / ONE_D;
+
+	while (now - r->t_alpha >= p->alpha_period_us) {
+		r->alpha *= 1 - g;
+		r->t_alpha += p->alpha_period_us;
+	}
+	while (now - r->t_timer >= p->timer_us) {
+		r->T++;
+		ref_event(r, p);
+		r->t_timer += p->timer_us;
+	}
+}
+
+static void ref_bytes(struct ref *r, const struct dcqcn_params *p,
+		      double bytes, double now)
+{
+	ref_advance(r, p, now);
+	r->bc_bytes += bytes;
+	while (r->bc_bytes >= p->byte_counter_bytes) {
+		r->bc_bytes -= p->byte_counter_bytes;
+		r->BC++;
+		ref_event(r, p);
+	}
+}
+
+static void ref_cnp(struct ref *r, const struct dcqcn_params *p, double now)
+{
+	double g = p->g_fx / ONE_D;
+
+	ref_advance(r, p, now);
+	r->rt = r->rc;
+	r->rc = ref_clamp(p, r->rc * (1 - r->alpha / 2));
+	r->alpha = (1 - g) * r->alpha + g;
+	r->t_alpha = r->t_timer = now;
+	r->T = r->BC = 0;
+	r->bc_bytes = 0;
+	r->stage = DCQCN_STAGE_CUT;
+}
+
+/* The fixed-point state is within tol_rate bytes/s and tol_alpha of r. */
+static void assert_matches(const struct dcqcn_state *s, const struct ref *r,
+			   double tol_rate, double tol_alpha)
+{
+	assert_near(s->rate_c_bytes_ps, r->rc, tol_rate);
+	assert_near(s->rate_t_bytes_ps, r->rt, tol_rate);
+	assert_near(s->alpha_fx / ONE_D, r->alpha, tol_alpha);
+	assert_int_equal(s->timer_cnt, r->T);
+	assert_int_equal(s->byte_cnt, r->BC);
+}
+
+/* ---- tests -------------------------------------------------------------- */
+
+static void test_params_default(void **state)
+{
+	struct dcqcn_params p, want = ref_params();
+
+	(void)state;
+	dcqcn_params_default(&p, LINE_10G);
+	assert_memory_equal(&p, &want, sizeof(p));
+	assert_true(dcqcn_params_valid(&p));
+
+	p = want;
+	p.g_fx = 0;
+	assert_false(dcqcn_params_valid(&p));
+	p = want;
+	p.g_fx = 65537;
+	assert_false(dcqcn_params_valid(&p));
+	p = want;
+	p.timer_us = 0;
+	assert_false(dcqcn_params_valid(&p));
+	p = want;
+	p.byte_counter_bytes = 0;
+	assert_false(dcqcn_params_valid(&p));
+	p = want;
+	p.min_rate_bytes_ps = LINE_10G + 1;
+	assert_false(dcqcn_params_valid(&p));
+	p = want;
+	p.max_rate_bytes_ps = DCQCN_RATE_LIMIT + 1;
+	assert_false(dcqcn_params_valid(&p));
+
+	/* A tiny line rate keeps floor <= ceiling. */
+	dcqcn_params_default(&p, 1000);
+	assert_true(dcqcn_params_valid(&p));
+	assert_int_equal(p.min_rate_bytes_ps, 1000);
+}
+
+static void test_init(void **state)
+{
+	struct dcqcn_params p = ref_params();
+	struct dcqcn_state s;
+
+	(void)state;
+	dcqcn_state_init(&s, &p, LINE_10G, 1000);
+	assert_int_equal(s.rate_c_bytes_ps, LINE_10G);
+	assert_int_equal(s.rate_t_bytes_ps, LINE_10G);
+	assert_int_equal(s.alpha_fx, DCC_FX_ONE);
+	dcqcn_state_init(&s, &p, 0, 0);
+	assert_int_equal(s.rate_c_bytes_ps, p.min_rate_bytes_ps);
+	dcqcn_state_init(&s, &p, ~0ULL, 0);
+	assert_int_equal(s.rate_c_bytes_ps, LINE_10G);
+}
+
+/* alpha after k notifications at one instant: 1 - (1 - g)^k (1 - a0). */
+static void test_alpha_notifications(void **state)
+{
+	static const u32 gs[] = { 4096, 256, 1, 65536, 30000 };
+	unsigned int i, k;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(gs); i++) {
+		struct dcqcn_params p = ref_params();
+		struct dcqcn_state s;
+		double g = gs[i] / ONE_D, a0 = 0.25, want;
+
+		p.g_fx = gs[i];
+		dcqcn_state_init(&s, &p, LINE_10G, 0);
+		s.alpha_fx = (u32)(a0 * ONE_D);
+		for (k = 1; k <= 200; k++) {
+			dcqcn_on_cnp(&s, &p, 0, NULL);
+			want = 1 - pow(1 - g, k) * (1 - a0);
+			/* One unit in the last place lost per step at most. */
+			assert_near(s.alpha_fx / ONE_D, want, k / ONE_D + 1e-12);
+			assert_true(s.alpha_fx <= DCC_FX_ONE);
+		}
+	}
+}
+
+/* alpha after n decay periods: a * (1 - g)^n, lazily and in one go. */
+static void test_alpha_decay(void **state)
+{
+	static const u32 gs[] = { 4096, 256, 65535, 1 };
+	static const u64 ns[] = { 0, 1, 2, 7, 55, 100, 1000, 100000 };
+	unsigned int i, j;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(gs); i++) {
+		for (j = 0; j < ARRAY_SIZE(ns); j++) {
+			struct dcqcn_params p = ref_params();
+			struct dcqcn_state s;
+			double g = gs[i] / ONE_D, want;
+			u64 now;
+
+			p.g_fx = gs[i];
+			dcqcn_state_init(&s, &p, LINE_10G, 100);
+			/* Half a period short of n + 1: exactly n decays. */
+			now = 100 + ns[j] * p.alpha_period_us +
+			      p.alpha_period_us / 2;
+			dcqcn_advance(&s, &p, now, NULL);
+			want = pow(1 - g, (double)ns[j]);
+			assert_near(s.alpha_fx / ONE_D, want, 2 / ONE_D);
+			assert_int_equal(s.alpha_stamp_us,
+					 100 + ns[j] * p.alpha_period_us);
+		}
+	}
+}
+
+/* Decays step by step match decays in one call (the lazy evaluation). */
+static void test_alpha_decay_lazy(void **state)
+{
+	struct dcqcn_params p = ref_params();
+	struct dcqcn_state a, b;
+	struct dcqcn_events ev = { 0 };
+	u64 t;
+
+	(void)state;
+	dcqcn_state_init(&a, &p, LINE_10G, 0);
+	dcqcn_state_init(&b, &p, LINE_10G, 0);
+	for (t = 0; t < 30 * 55 + 7; t += 7)
+		dcqcn_advance(&a, &p, t, &ev);
+	dcqcn_advance(&b, &p, t - 7, NULL);
+	assert_int_equal(ev.alpha_decays, 30);
+	/* Per-step floors may lose a few units against one power. */
+	assert_near(a.alpha_fx, b.alpha_fx, 30);
+	assert_near(b.alpha_fx / ONE_D, pow(15.0 / 16, 30), 2 / ONE_D);
+}
+
+/* Rate after a cut: R_T = R_C, R_C = R_C (1 - alpha / 2), old alpha. */
+static void test_cut(void **state)
+{
+	struct dcqcn_params p = ref_params();
+	struct dcqcn_state s;
+	struct ref r;
+	int k;
+
+	(void)state;
+	dcqcn_state_init(&s, &p, LINE_10G, 0);
+	ref_init(&r, &p, LINE_10G, 0);
+	/* First cut with alpha = 1: half. */
+	dcqcn_on_cnp(&s, &p, 10, NULL);
+	ref_cnp(&r, &p, 10);
+	assert_int_equal(s.rate_c_bytes_ps, LINE_10G / 2);
+	assert_int_equal(s.rate_t_bytes_ps, LINE_10G);
+	assert_int_equal(s.stage, DCQCN_STAGE_CUT);
+	/* Then cuts spaced by a few alpha periods, so alpha varies. */
+	for (k = 1; k < 40; k++) {
+		u64 now = 10 + k * 170;
+
+		dcqcn_on_cnp(&s, &p, now, NULL);
+		ref_cnp(&r, &p, now);
+		/*
+		 * alpha is kept to 2^-16: each cut may be off by that much
+		 * of the rate, relative.
+		 */
+		assert_matches(&s, &r, r.rc * k * 2 / ONE_D + 8 * k,
+			       2 * k / ONE_D);
+	}
+	/* Down to the floor and not below. */
+	for (k = 0; k < 200; k++)
+		dcqcn_on_cnp(&s, &p, 10000, NULL);
+	assert_int_equal(s.rate_c_bytes_ps, p.min_rate_bytes_ps);
+	assert_true(s.rate_t_bytes_ps >= p.min_rate_bytes_ps);
+}
+
+/* Timer only: F fast-recovery events, then additive increase, never HAI. */
+static void test_stages_timer(void **state)
+{
+	struct dcqcn_params p = ref_params();
+	struct dcqcn_state s;
+	struct dcqcn_events ev = { 0 };
+	struct ref r;
+	unsigned int k;
+
+	(void)state;
+	dcqcn_state_init(&s, &p, LINE_10G, 0);
+	ref_init(&r, &p, LINE_10G, 0);
+	for (k = 0; k < 4; k++) {
+		dcqcn_on_cnp(&s, &p, 0, NULL);
+		ref_cnp(&r, &p, 0);
+	}
+	for (k = 1; k <= 40; k++) {
+		u64 now = k * p.timer_us;
+
+		dcqcn_advance(&s, &p, now, &ev);
+		ref_advance(&r, &p, now);
+		assert_int_equal(s.stage, k <= 5 ? DCQCN_STAGE_FR :
+						   DCQCN_STAGE_AI);
+		assert_int_equal(r.stage, s.stage);
+		assert_matches(&s, &r, 4.0 * k + 1e-9 * r.rc, 2 * k / ONE_D);
+	}
+	assert_int_equal(ev.fr, 5);
+	assert_int_equal(ev.ai, 35);
+	assert_int_equal(ev.hai, 0);
+	/* Fast recovery halves the distance to the target each event. */
+}
+
+/*
+ * Both sources, interleaved: fast recovery while both counts are <= F,
+ * additive while one is past F, hyper once both are, with the step
+ * growing (i = min(T, BC) - F).
+ */
+static void test_stages_both(void **state)
+{
+	struct dcqcn_params p = ref_params();
+	struct dcqcn_state s;
+	struct dcqcn_events ev = { 0 };
+	struct ref r;
+	u64 now = 0, prev_gain = 0;
+	unsigned int k;
+	bool seen_ai = false, seen_hai = false;
+
+	(void)state;
+	p.max_rate_bytes_ps = DCQCN_RATE_LIMIT;	/* no clamp in the way */
+	dcqcn_state_init(&s, &p, LINE_10G, 0);
+	ref_init(&r, &p, LINE_10G, 0);
+	dcqcn_on_cnp(&s, &p, 0, NULL);
+	ref_cnp(&r, &p, 0);
+	for (k = 0; k < 30; k++) {
+		u64 rt_before = s.rate_t_bytes_ps;
+
+		/* One byte-counter event, then one timer event. */
+		dcqcn_on_bytes(&s, &p, p.byte_counter_bytes, now, &ev);
+		ref_bytes(&r, &p, p.byte_counter_bytes, now);
+		assert_int_equal(s.stage, r.stage);
+		now += p.timer_us;
+		dcqcn_advance(&s, &p, now, &ev);
+		ref_advance(&r, &p, now);
+		assert_int_equal(s.stage, r.stage);
+		assert_matches(&s, &r, r.rc * 4 / ONE_D + 8.0 * (k + 1),
+			       2.0 * (k + 1) / ONE_D);
+		if (s.stage == DCQCN_STAGE_AI) {
+			assert_false(seen_hai);
+			seen_ai = true;
+		}
+		if (s.stage == DCQCN_STAGE_HAI) {
+			u64 gain = s.rate_t_bytes_ps - rt_before;
+
+			seen_hai = true;
+			assert_true(gain > prev_gain);	/* i grows */
+			prev_gain = gain;
+		}
+	}
+	/* Interleaved counts: both pass F together (BC leads by one). */
+	assert_int_equal(ev.fr, 10);
+	assert_true(seen_hai);
+	assert_int_equal(ev.ai + ev.hai, 50);
+	(void)seen_ai;
+}
+
+/* Byte counter: one event per byte_counter_bytes, remainder kept. */
+static void test_byte_counter(void **state)
+{
+	struct dcqcn_params p = ref_params();
+	struct dcqcn_state s;
+	struct dcqcn_events ev = { 0 };
+	struct ref r;
+	u64 total = 0;
+	unsigned int k;
+	struct test_rng rng = { 0x9e3779b97f4a7c15ULL };
+
+	(void)state;
+	p.timer_us = 1000000000;	/* timer out of the way */
+	dcqcn_state_init(&s, &p, LINE_10G, 0);
+	ref_init(&r, &p, LINE_10G, 0);
+	dcqcn_on_cnp(&s, &p, 0, NULL);
+	ref_cnp(&r, &p, 0);
+	for (k = 0; k < 500; k++) {
+		u32 b = (u32)rng_range(&rng, 1, 3 * p.byte_counter_bytes);
+
+		total += b;
+		dcqcn_on_bytes(&s, &p, b, 0, &ev);
+		ref_bytes(&r, &p, b, 0);
+		assert_int_equal(s.byte_cnt, total / p.byte_counter_bytes);
+		assert_int_equal(s.bc_bytes, total % p.byte_counter_bytes);
+		assert_matches(&s, &r, 1e-9 * r.rc + 4.0 * s.byte_cnt,
+			       1.0 / ONE_D);
+	}
+	assert_int_equal(s.timer_cnt, 0);
+	assert_int_equal(ev.fr, 5);
+	assert_int_equal(ev.hai, 0);
+	/* A notification resets the counter and its remainder. */
+	dcqcn_on_cnp(&s, &p, 0, NULL);
+	assert_int_equal(s.byte_cnt, 0);
+	assert_int_equal(s.bc_bytes, 0);
+}
+
+/* Timer events lazily: k periods and a fraction are k events. */
+static void test_timer_lazy(void **state)
+{
+	struct dcqcn_params p = ref_params();
+	struct dcqcn_state a, b;
+	u64 t;
+
+	(void)state;
+	dcqcn_state_init(&a, &p, LINE_10G, 0);
+	dcqcn_state_init(&b, &p, LINE_10G, 0);
+	dcqcn_on_cnp(&a, &p, 0, NULL);
+	dcqcn_on_cnp(&b, &p, 0, NULL);
+	for (t = 0; t <= 23 * 55 + 30; t += 13)
+		dcqcn_advance(&a, &p, t, NULL);
+	dcqcn_advance(&b, &p, t - 13, NULL);
+	assert_int_equal(a.timer_cnt, 23);
+	assert_int_equal(b.timer_cnt, 23);
+	/* Same events in the same order: identical state. */
+	assert_int_equal(a.rate_c_bytes_ps, b.rate_c_bytes_ps);
+	assert_int_equal(a.rate_t_bytes_ps, b.rate_t_bytes_ps);
+	assert_int_equal(a.timer_stamp_us, 23 * 55);
+}
+
+/* Clamps: never above the line, never below the floor, never 0. */
+static void test_clamps(void **state)
+{
+	struct dcqcn_params p = ref_params();
+	struct dcqcn_state s;
+	struct dcqcn_events ev = { 0 };
+
+	(void)state;
+	p.max_rate_bytes_ps = LINE_100M;
+	dcqcn_state_init(&s, &p, LINE_100M, 0);
+	dcqcn_on_cnp(&s, &p, 0, NULL);
+	/* A long idle gap: capped work, back at the line rate. */
+	dcqcn_advance(&s, &p, 1000000000ULL, &ev);
+	assert_int_equal(s.rate_c_bytes_ps, LINE_100M);
+	assert_int_equal(s.rate_t_bytes_ps, LINE_100M);
+	assert_true(ev.fr + ev.ai + ev.hai <= DCQCN_MAX_EVENTS);
+	assert_true(s.timer_cnt > DCQCN_MAX_EVENTS);	/* counts go on */
+	/* A huge byte count in one go: bounded, still at the line. */
+	dcqcn_on_bytes(&s, &p, DCC_U32_MAX, 1000000000ULL, NULL);
+	assert_int_equal(s.rate_c_bytes_ps, LINE_100M);
+	/* Floor. */
+	p.min_rate_bytes_ps = 1000;
+	dcqcn_state_init(&s, &p, 0, 0);
+	assert_int_equal(s.rate_c_bytes_ps, 1000);
+	/* Crossed bounds: the ceiling wins. */
+	p.min_rate_bytes_ps = 2 * LINE_100M;
+	assert_int_equal(dcqcn_clamp_rate(&p, 5), LINE_100M);
+	/* Zero ceiling: still never 0. */
+	p.min_rate_bytes_ps = 0;
+	p.max_rate_bytes_ps = 0;
+	assert_int_equal(dcqcn_clamp_rate(&p, 0), 1);
+	/* Extreme steps and counts do not overflow. */
+	p = ref_params();
+	p.hai_bytes_ps = DCQCN_RATE_LIMIT;
+	p.ai_bytes_ps = DCQCN_RATE_LIMIT;
+	p.max_rate_bytes_ps = DCQCN_RATE_LIMIT;
+	dcqcn_state_init(&s, &p, 1, 0);
+	s.timer_cnt = DCQCN_COUNT_MAX - 1;
+	s.byte_cnt = DCQCN_COUNT_MAX - 1;
+	dcqcn_on_bytes(&s, &p, DCC_U32_MAX, ~0ULL, NULL);
+	assert_int_equal(s.rate_t_bytes_ps, DCQCN_RATE_LIMIT);
+	assert_int_equal(s.timer_cnt, DCQCN_COUNT_MAX);
+}
+
+/* Time going backwards: nothing replayed, periods restart at the new now. */
+static void test_time_backwards(void **state)
+{
+	struct dcqcn_params p = ref_params();
+	struct dcqcn_state s, before;
+	struct dcqcn_np np;
+
+	(void)state;
+	dcqcn_state_init(&s, &p, LINE_10G, 100000);
+	dcqcn_on_cnp(&s, &p, 100000, NULL);
+	before = s;
+	dcqcn_advance(&s, &p, 50, NULL);
+	assert_int_equal(s.rate_c_bytes_ps, before.rate_c_bytes_ps);
+	assert_int_equal(s.alpha_fx, before.alpha_fx);
+	assert_int_equal(s.timer_cnt, 0);
+	assert_int_equal(s.alpha_stamp_us, 50);
+	assert_int_equal(s.timer_stamp_us, 50);
+	/* Forward again from there: one period later, one event. */
+	dcqcn_advance(&s, &p, 50 + p.timer_us, NULL);
+	assert_int_equal(s.timer_cnt, 1);
+	/* A cut with a stale time still cuts. */
+	dcqcn_on_cnp(&s, &p, 0, NULL);
+	assert_int_equal(s.stage, DCQCN_STAGE_CUT);
+
+	/* Notification point: a notification, then the clock goes back. */
+	dcqcn_np_init(&np);
+	assert_true(dcqcn_np_packet(&np, 50, true, 1000, false, true) &
+		    DCQCN_NP_NOTIFY);
+	assert_int_equal(dcqcn_np_packet(&np, 50, true, 10, false, true),
+			 DCQCN_NP_COALESCED);
+	/* The interval now runs from the new time, not from the future. */
+	assert_true(dcqcn_np_packet(&np, 50, true, 60, false, true) &
+		    DCQCN_NP_NOTIFY);
+}
+
+static void test_loss_cut(void **state)
+{
+	struct dcqcn_params p = ref_params();
+	struct dcqcn_state s;
+
+	(void)state;
+	dcqcn_state_init(&s, &p, LINE_10G, 0);
+	s.alpha_fx = 1000;
+	dcqcn_loss_cut(&s, &p, 0, NULL);
+	assert_int_equal(s.rate_c_bytes_ps, LINE_10G / 2);
+	assert_int_equal(s.rate_t_bytes_ps, LINE_10G);
+	assert_int_equal(s.alpha_fx, 1000);
+	assert_int_equal(s.stage, DCQCN_STAGE_LOSS);
+	/* Recovery afterwards as after a notification. */
+	dcqcn_advance(&s, &p, p.timer_us, NULL);
+	assert_int_equal(s.stage, DCQCN_STAGE_FR);
+	assert_int_equal(s.rate_c_bytes_ps, (LINE_10G + LINE_10G / 2) / 2);
+}
+
+/*
+ * Notification point: at most one notification per interval, ECE held up
+ * inside it, down after it on an unmarked packet, separators when needed.
+ */
+static void test_np_rate_limit(void **state)
+{
+	struct dcqcn_np np;
+	u32 r;
+	u64 t;
+	unsigned int notes = 0, ce = 0;
+
+	(void)state;
+	dcqcn_np_init(&np);
+	/* An unmarked packet: nothing, ECE down. */
+	assert_int_equal(dcqcn_np_packet(&np, 50, false, 0, false, true), 0);
+	assert_int_equal(np.ece, 0);
+	/* First mark: a notification without separator (ECE was down). */
+	r = dcqcn_np_packet(&np, 50, true, 10, false, true);
+	assert_int_equal(r, DCQCN_NP_NOTIFY);
+	assert_int_equal(np.ece, 1);
+	/* Unmarked inside the interval: held up. */
+	assert_int_equal(dcqcn_np_packet(&np, 50, false, 30, false, true), 0);
+	assert_int_equal(np.ece, 1);
+	/* Marked inside: coalesced. */
+	assert_int_equal(dcqcn_np_packet(&np, 50, true, 59, true, true),
+			 DCQCN_NP_COALESCED);
+	/* Marked at the interval's end with ECE still up: separator first. */
+	r = dcqcn_np_packet(&np, 50, true, 60, false, true);
+	assert_int_equal(r, DCQCN_NP_NOTIFY | DCQCN_NP_SEPARATE);
+	/* Without SACK and no ACK owed: merged, retried on the next mark. */
+	r = dcqcn_np_packet(&np, 50, true, 200, false, false);
+	assert_int_equal(r, DCQCN_NP_MERGED);
+	r = dcqcn_np_packet(&np, 50, true, 201, true, false);
+	assert_int_equal(r, DCQCN_NP_NOTIFY | DCQCN_NP_SEPARATE);
+	/* After the interval an unmarked packet brings ECE down. */
+	assert_int_equal(dcqcn_np_packet(&np, 50, false, 260, false, true), 0);
+	assert_int_equal(np.ece, 0);
+
+	/* Every packet marked, one every 3 us for 10 ms: one per interval. */
+	dcqcn_np_init(&np);
+	for (t = 0; t < 10000; t += 3) {
+		r = dcqcn_np_packet(&np, 50, true, t, (t / 3) & 1, true);
+		ce++;
+		notes += !!(r & DCQCN_NP_NOTIFY);
+	}
+	assert_true(notes <= 10000 / 50 + 1);
+	assert_true(notes >= 10000 / 51 - 1);
+	assert_true(ce > 10 * notes);
+}
+
+/*
+ * Receiver and sender end to end: the sender's rising edges count exactly
+ * the receiver's notifications, whatever the marks and the delayed ACKs.
+ */
+static void test_np_rp_edges(void **state)
+{
+	struct test_rng rng = { 12345 };
+	struct dcqcn_np np;
+	struct dcqcn_rp_echo e = { 0 };
+	unsigned int notes = 0, fresh = 0, i;
+	bool pending = false;
+	u64 t = 0;
+
+	(void)state;
+	dcqcn_np_init(&np);
+	for (i = 0; i < 100000; i++) {
+		bool ce = rng_unit(&rng) < (i / 5000 % 2 ? 0.9 : 0.05);
+		u32 r;
+
+		t += rng_range(&rng, 0, 20);
+		r = dcqcn_np_packet(&np, 50, ce, t, pending, true);
+		if (r & DCQCN_NP_SEPARATE)	/* an ACK with ECE down */
+			fresh += dcqcn_rp_echo(&e, false);
+		if (r & DCQCN_NP_NOTIFY)
+			notes++;
+		/* Delayed ACK: every other packet, or at once on notify. */
+		if (pending || (r & DCQCN_NP_NOTIFY)) {
+			fresh += dcqcn_rp_echo(&e, np.ece);
+			pending = false;
+		} else {
+			pending = true;
+		}
+	}
+	assert_true(notes > 100);
+	assert_int_equal(fresh, notes);
+}
+
+/* Random operations: rates within bounds, alpha <= 1, never 0. */
+static void test_random_invariants(void **state)
+{
+	struct test_rng rng = { 0xdeadbeefcafeULL };
+	unsigned int i, j;
+
+	(void)state;
+	for (i = 0; i < 200; i++) {
+		struct dcqcn_params p;
+		struct dcqcn_state s;
+		u64 now = rng_next(&rng) >> 8;
+
+		dcqcn_params_default(&p, rng_range(&rng, 1, 1ULL << 42));
+		p.g_fx = (u32)rng_range(&rng, 0, 70000);
+		p.alpha_period_us = (u32)rng_range(&rng, 0, 2000);
+		p.timer_us = (u32)rng_range(&rng, 0, 2000);
+		p.byte_counter_bytes = (u32)rng_range(&rng, 0, 1 << 24);
+		p.fr_events = (u32)rng_range(&rng, 0, 20);
+		p.ai_bytes_ps = rng_range(&rng, 0, 1ULL << 41);
+		p.hai_bytes_ps = rng_range(&rng, 0, 1ULL << 41);
+		p.min_rate_bytes_ps = rng_range(&rng, 0, 1ULL << 41);
+		dcqcn_state_init(&s, &p, rng_next(&rng), now);
+		for (j = 0; j < 300; j++) {
+			u64 lo = dcqcn_clamp_rate(&p, 0);
+			u64 hi = dcqcn_clamp_rate(&p, ~0ULL);
+
+			now += rng_range(&rng, 0, 1000) -
+			       (rng_unit(&rng) < 0.02 ? 5000 : 0);
+			switch (rng_next(&rng) % 4) {
+			case 0:
+				dcqcn_on_cnp(&s, &p, now, NULL);
+				break;
+			case 1:
+				dcqcn_loss_cut(&s, &p, now, NULL);
+				break;
+			default:
+				dcqcn_on_bytes(&s, &p,
+					       (u32)rng_range(&rng, 0, 1 << 22),
+					       now, NULL);
+				break;
+			}
+			assert_true(s.rate_c_bytes_ps >= lo);
+			assert_true(s.rate_c_bytes_ps <= hi);
+			assert_true(s.rate_t_bytes_ps <= hi);
+			assert_true(s.rate_c_bytes_ps >= 1);
+			assert_true(s.alpha_fx <= DCC_FX_ONE);
+		}
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_params_default),
+		cmocka_unit_test(test_init),
+		cmocka_unit_test(test_alpha_notifications),
+		cmocka_unit_test(test_alpha_decay),
+		cmocka_unit_test(test_alpha_decay_lazy),
+		cmocka_unit_test(test_cut),
+		cmocka_unit_test(test_stages_timer),
+		cmocka_unit_test(test_stages_both),
+		cmocka_unit_test(test_byte_counter),
+		cmocka_unit_test(test_timer_lazy),
+		cmocka_unit_test(test_clamps),
+		cmocka_unit_test(test_time_backwards),
+		cmocka_unit_test(test_loss_cut),
+		cmocka_unit_test(test_np_rate_limit),
+		cmocka_unit_test(test_np_rp_edges),
+		cmocka_unit_test(test_random_invariants),
+	};
+
+	return cmocka_run_group_tests_name("dcc_dcqcn", tests, NULL, NULL);
+}
