@@ -56,6 +56,8 @@ struct swift_state {
 	u32 fcwnd_fx;		/* fabric window */
 	u32 ecwnd_fx;		/* endpoint window */
 	u32 prior_cwnd_fx;	/* effective window before the last cut (undo) */
+	u16 fai_rem;		/* fabric increase carried over, 1/65536 fx */
+	u16 eai_rem;		/* endpoint increase carried over, 1/65536 fx */
 	u64 t_fdec_us;		/* time of the last fabric decrease */
 	u64 t_edec_us;		/* time of the last endpoint decrease */
 	u64 min_rtt_stamp_us;	/* when min_rtt_us was taken */
@@ -239,18 +241,31 @@ static inline bool swift_can_decrease(const struct swift_state *s, u8 flag,
 	return !(s->flags & flag) || dcc_us_since64(now_us, t_us) >= srtt_us;
 }
 
-/* Additive increase of one window: ai per RTT in total. */
+/*
+ * Additive increase of one window: ai per RTT in total, i.e. ai * n / cwnd
+ * per ACK of n packets from one packet up.  That step can be a fraction of
+ * one fixed-point unit (ai 0.001 packet at a window of 100 packets is
+ * 0.65 unit): its fraction, in 1/65536 unit, is carried in *rem to the
+ * next ACK, so small steps add up instead of rounding to 0 and freezing
+ * the window.
+ */
 static inline u32 swift_ai(const struct swift_params *p, u32 cwnd_fx,
-			   u32 num_acked)
+			   u32 num_acked, u16 *rem)
 {
-	u64 inc;
+	u64 num, inc, frac;
 
 	num_acked = dcc_min_u32(num_acked, 1U << 16);
-	if (cwnd_fx >= DCC_FX_ONE)
-		inc = dcc_div_u64((u64)p->ai_fx * num_acked << DCC_FX_SHIFT,
-				  cwnd_fx);
-	else
+	if (cwnd_fx >= DCC_FX_ONE) {
+		/* ai_fx < 2^26, so num < 2^58 and the remainder < 2^32. */
+		num = (u64)p->ai_fx * num_acked << DCC_FX_SHIFT;
+		inc = dcc_div_u64(num, cwnd_fx);
+		frac = dcc_div_u64((num - inc * cwnd_fx) << DCC_FX_SHIFT,
+				   cwnd_fx) + *rem;
+		inc += frac >> DCC_FX_SHIFT;
+		*rem = (u16)(frac & (DCC_FX_ONE - 1));
+	} else {
 		inc = (u64)p->ai_fx * num_acked;
+	}
 	return dcc_clamp_u32(dcc_sat_u32(cwnd_fx + inc), p->min_cwnd_fx,
 			     p->max_cwnd_fx);
 }
@@ -400,7 +415,8 @@ static inline u32 swift_on_ack(struct swift_state *s,
 		if (d < target) {
 			if (a->num_acked && !a->app_limited) {
 				s->fcwnd_fx = swift_ai(p, s->fcwnd_fx,
-						       a->num_acked);
+						       a->num_acked,
+						       &s->fai_rem);
 				act |= SWIFT_ACT_FINC;
 			}
 		} else if ((!a->ack_delayed || a->delack_us) &&
@@ -423,7 +439,8 @@ static inline u32 swift_on_ack(struct swift_state *s,
 		if (ep < p->ep_target_us) {
 			if (a->num_acked && !a->app_limited) {
 				s->ecwnd_fx = swift_ai(p, s->ecwnd_fx,
-						       a->num_acked);
+						       a->num_acked,
+						       &s->eai_rem);
 				act |= SWIFT_ACT_EINC;
 			}
 		} else if (swift_can_decrease(s, SWIFT_F_EDEC_VALID,

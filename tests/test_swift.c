@@ -412,6 +412,73 @@ static void test_ai_below_one(void **state)
 	}
 }
 
+/*
+ * A small ai at a large window: each ACK's step ai / W is below one
+ * fixed-point unit.  Found by tests/fuzz/fuzz_swift (ai_mpkt=1 at 1023
+ * packets: the window never grew); the fraction is now carried, so the
+ * growth over RTTs is still ai per RTT.  Both windows, ACKs of 1 and 3.
+ */
+static void test_ai_small_step(void **state)
+{
+	static const struct {
+		u32 ai_mpkt, w_pkts, n;
+	} cs[] = {
+		{ 1, 1023, 1 }, { 1, 100, 1 }, { 10, 5000, 1 },
+		{ 100, 10000, 3 }, { 1, 65000, 1 }, { 1000, 300, 1 },
+	};
+	struct mod_params m = mod_defaults;
+	unsigned int i, rtts = 20;
+
+	(void)state;
+	m.max_cwnd_pkts = 65535;
+	for (i = 0; i < ARRAY_SIZE(cs); i++) {
+		struct swift_params p;
+		struct swift_state s;
+		double ai, f0, e0, total, slack;
+		u32 k, now = 1, acks;
+
+		m.ai_mpkt = cs[i].ai_mpkt;
+		p = build_params(&m);
+		ai = PKTS(p.ai_fx);
+		init_state(&s, &p, cs[i].w_pkts << 16, DEFAULT_HOPS, now);
+		s.ecwnd_fx = s.fcwnd_fx;
+		f0 = PKTS(s.fcwnd_fx);
+		e0 = PKTS(s.ecwnd_fx);
+		/* rtts windows' worth of ACKs below both targets. */
+		acks = rtts * cs[i].w_pkts / cs[i].n;
+		for (k = 0; k < acks; k++) {
+			struct swift_ack a = {
+				.now_us = now++,
+				.srtt_us = 5,
+				.num_acked = cs[i].n,
+				.delay_us = 5,
+				.has_delay = true,
+				.ep_delay_us = 5,
+				.has_ep_delay = true,
+			};
+
+			assert_int_equal(swift_on_ack(&s, &p, &a),
+					 SWIFT_ACT_FINC | SWIFT_ACT_EINC);
+		}
+		/*
+		 * Each ACK adds ai n / W with W between the first and the
+		 * last window, rounded down to 2^-32 packet (the carry's
+		 * resolution): within a unit of that plus the roundings.
+		 * Before the fix the first four grew by nothing.
+		 */
+		total = (double)acks * cs[i].n;
+		slack = ULP + acks * ULP * ULP;
+		assert_between(PKTS(s.fcwnd_fx) - f0,
+			       ai * total / PKTS(s.fcwnd_fx) - slack,
+			       ai * total / f0 + ULP);
+		assert_between(PKTS(s.ecwnd_fx) - e0,
+			       ai * total / PKTS(s.ecwnd_fx) - slack,
+			       ai * total / e0 + ULP);
+		assert_true(PKTS(s.fcwnd_fx) - f0 > 0.9 * ai * rtts *
+			    f0 / (f0 + ai * rtts));
+	}
+}
+
 /* ---------------------------------------------------------------------- */
 /* 2. At most one decrease per RTT                                        */
 
@@ -1991,6 +2058,7 @@ int main(void)
 		cmocka_unit_test(test_state_init),
 		cmocka_unit_test(test_ai_per_rtt),
 		cmocka_unit_test(test_ai_below_one),
+		cmocka_unit_test(test_ai_small_step),
 		cmocka_unit_test(test_one_decrease_per_rtt),
 		cmocka_unit_test(test_decrease_gate_shared),
 		cmocka_unit_test(test_decrease_gate_sample_rtt),
