@@ -7,6 +7,8 @@
 # make uninstall    remove them again
 # make deps         install every Debian package the build and tests need
 # make lint         checkpatch --strict, sparse (C=1) and W=1
+# make fuzz         short libFuzzer run of every core (part of make check)
+# make fuzz-long    FUZZ_TIME seconds per core (default 120), niced
 #
 # KDIR defaults to the running kernel's build tree when it exists, else the
 # newest installed Debian -amd64 headers (tools/vm/kver.sh picks it).
@@ -27,7 +29,7 @@ KVER ?= $(shell $(MAKE) -s -C $(KDIR) kernelrelease 2>/dev/null)
 CHECKPATCH ?= $(firstword $(wildcard /usr/src/linux-source-6.1/scripts/checkpatch.pl) checkpatch.pl)
 
 .PHONY: all modules clean install uninstall deps check unit selftests demo \
-	bench lint checkpatch sparse kdir-check
+	bench lint checkpatch sparse kdir-check fuzz fuzz-long
 
 all: modules
 
@@ -43,6 +45,7 @@ modules: kdir-check
 clean:
 	-$(MAKE) -C $(KDIR) M=$(SRCDIR) clean 2>/dev/null
 	$(MAKE) -C tests clean
+	$(MAKE) -C tests/fuzz clean
 	$(MAKE) -C selftests clean
 
 # Installs what "make" built (as the kernel's own "make modules_install"
@@ -62,6 +65,12 @@ deps:
 
 unit:
 	$(MAKE) -C tests run
+
+fuzz:
+	$(MAKE) -C tests/fuzz run
+
+fuzz-long:
+	$(MAKE) -C tests/fuzz long
 
 selftests: modules
 	$(MAKE) -C selftests run_vm

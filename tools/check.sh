@@ -3,13 +3,15 @@
 #
 # The README's test command (make check): install what is missing, then
 #   1. userspace unit tests of the algorithm cores (ASan + UBSan),
-#   2. the build at W=1 (a warning fails it), checkpatch --strict, sparse,
-#   3. the kselftest-style suite in the VM (a kernel WARNING/BUG/Oops in
+#   2. a short libFuzzer run of every core (tests/fuzz, ~70 s in all),
+#   3. the build at W=1 (a warning fails it), checkpatch --strict, sparse,
+#   4. the kselftest-style suite in the VM (a kernel WARNING/BUG/Oops in
 #      the guest fails the run).
-# Ends with "N passed, N failed" counting unit test cases, build/lint
-# checks and selftests.  Exit status 0 only when nothing failed.
+# Ends with "N passed, N failed" counting unit test cases, fuzz targets,
+# build/lint checks and selftests.  Exit status 0 only when nothing failed.
 #
-# SKIP_VM=1 skips step 3 (for a quick loop on a machine without QEMU).
+# SKIP_VM=1 skips step 4 (for a quick loop on a machine without QEMU);
+# SKIP_FUZZ=1 skips step 2.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -51,6 +53,12 @@ fi
 echo "== unit tests"
 make -s -C tests run 2>&1 | tee "$logdir/unit.log"
 count "$logdir/unit.log" unit
+
+if [ "${SKIP_FUZZ:-0}" != 1 ]; then
+	echo "== fuzzing the cores (short run; make fuzz-long for more)"
+	make -s -C tests/fuzz run 2>&1 | tee "$logdir/fuzz.log"
+	count "$logdir/fuzz.log" fuzz
+fi
 
 echo "== build and lint"
 no_warnings() {

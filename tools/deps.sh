@@ -18,6 +18,8 @@ PKGS=(
 	qemu-system-x86 busybox-static cpio
 	# unit tests
 	libcmocka-dev pkg-config
+	# fuzzing the cores (tests/fuzz): clang with libFuzzer and sanitizers
+	clang-14 libclang-rt-14-dev
 	# network tests, demo and benchmark
 	iproute2 iperf3 sockperf iputils-ping tcpdump ethtool jq bc procps
 	gnuplot-nox
