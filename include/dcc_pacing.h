@@ -51,7 +51,7 @@ static inline u32 dcc_window_from_rate(u64 rate_bytes_ps, u32 rtt_us,
 				       u32 mss, u32 gain_pct, u32 min_pkts,
 				       u32 max_pkts)
 {
-	u64 bytes, mb_per_s;
+	u64 bytes, mb_per_s, seg = mss ? mss : 1;
 
 	/*
 	 * rate <= 2^40 B/s (8.8 Tbit/s).  rate * rtt_us alone would wrap for
@@ -65,8 +65,8 @@ static inline u32 dcc_window_from_rate(u64 rate_bytes_ps, u32 rtt_us,
 	bytes = mb_per_s * rtt_us +
 		dcc_div_u64(rate_bytes_ps * rtt_us, DCC_USEC_PER_SEC);
 	bytes = bytes * gain_pct / 100;
-	return dcc_clamp_u32(dcc_sat_u32(dcc_div_u64(bytes + mss - 1,
-						     mss ? mss : 1)),
+	/* mss 0 counts as 1 byte, in the rounding too (0 - 1 would wrap). */
+	return dcc_clamp_u32(dcc_sat_u32(dcc_div_u64(bytes + seg - 1, seg)),
 			     min_pkts, max_pkts);
 }
 

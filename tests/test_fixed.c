@@ -407,8 +407,17 @@ static void test_window_from_rate(void **state)
 	assert_int_equal(dcc_window_from_rate(0, 100, 1500, 100, 2, 64), 2);
 	assert_int_equal(dcc_window_from_rate(1500000000ULL, 0, 1500, 100,
 					      3, 64), 3);
-	/* mss 0 does not divide by zero. */
-	(void)dcc_window_from_rate(1500000000ULL, 100, 0, 100, 1, 64);
+	/*
+	 * mss 0 does not divide by zero and counts as 1 byte.  Found by
+	 * tests/fuzz/fuzz_pacing: the round-up added mss - 1, which wrapped,
+	 * so no bytes gave the ceiling (64, not 2) and 100 bytes 99 packets.
+	 */
+	assert_int_equal(dcc_window_from_rate(1500000000ULL, 100, 0, 100, 1,
+					      64), 64);
+	assert_int_equal(dcc_window_from_rate(0, 100, 0, 100, 2, 64), 2);
+	assert_int_equal(dcc_window_from_rate(1000000, 0, 0, 100, 2, 64), 2);
+	assert_int_equal(dcc_window_from_rate(1000000, 100, 0, 100, 1, 1000),
+			 100);
 	assert_int_equal(dcc_mbps_to_bytes_ps(10000), 1250000000ULL);
 
 	for (i = 0; i < 200000; i++) {
