@@ -82,6 +82,11 @@ static inline u64 fz_u64(struct fz *f)
 	return lo | (u64)fz_u32(f) << 32;
 }
 
+static inline u64 fz_max_u64(u64 a, u64 b)
+{
+	return a > b ? a : b;
+}
+
 static inline bool fz_bool(struct fz *f)
 {
 	return fz_u8(f) & 1;
