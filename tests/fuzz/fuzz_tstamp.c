@@ -218,11 +218,12 @@ static void ev_ack(struct sim *x)
 	}
 	/*
 	 * A hardware stamp up to hw_err late may read as from the future in
-	 * its own domain (then it is refused, or read in the other domain,
-	 * which only an offset of exactly 1 s could accept): checked when it
-	 * is not late by more than the probe's gap.
+	 * its own domain at the probe (then it is refused, or read in the
+	 * other domain, which only a TAI offset of exactly 1 s could accept):
+	 * checked when it is not later than the probe.
 	 */
-	if (honest_hw && v == DCC_TS_V_HW && (hw_early || hw_err <= gap_ns))
+	if (honest_hw && v == DCC_TS_V_HW &&
+	    (hw_early || rx + hw_err <= probe))
 		FZ_CHECK(f, sp.ep_us + 1 + hw_err / NS >= ep_true_us &&
 			 sp.ep_us <= ep_true_us + 1 + hw_err / NS,
 			 "endpoint delay %u, true %llu, sync error %llu ns",
