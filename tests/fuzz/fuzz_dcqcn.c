@@ -157,11 +157,14 @@ static void advance(struct sim *x)
 	struct dcqcn_events ev = { 0 };
 	u32 a0 = s->alpha_fx, per = x->p.alpha_period_us ? : 1;
 	u32 tper = x->p.timer_us ? : 1;
-	u64 rc0 = s->rate_c_bytes_ps, st0 = s->alpha_stamp_us, n = 0;
+	u64 rc0 = s->rate_c_bytes_ps, st0 = s->alpha_stamp_us, n = 0, nt = 0;
+	u32 t0 = s->timer_cnt;
 	long double exact;
 
 	if (x->now >= st0)
 		n = (x->now - st0) / per;
+	if (x->now >= s->timer_stamp_us)
+		nt = (x->now - s->timer_stamp_us) / tper;
 	dcqcn_advance(s, &x->p, x->now, &ev);
 	FZ_LOG(f, "advance now=%llu n=%llu alpha %u -> %u R_C %llu -> %llu (%u events)",
 	       (unsigned long long)x->now, (unsigned long long)n, a0,
@@ -192,6 +195,10 @@ static void advance(struct sim *x)
 		 (unsigned long long)x->now);
 	FZ_CHECK(f, events_played(&ev) <= DCQCN_MAX_EVENTS, "%u events",
 		 events_played(&ev));
+	/* Every timer period counts, played or not (the stage needs T). */
+	FZ_CHECK(f, s->timer_cnt == dcc_min_u64((u64)t0 + nt, DCQCN_COUNT_MAX),
+		 "T %u after %llu periods from %u", s->timer_cnt,
+		 (unsigned long long)nt, t0);
 	if (events_played(&ev))
 		x->bc = x->bt = true;
 	if (!x->wild && !x->changed)

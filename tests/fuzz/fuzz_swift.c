@@ -23,9 +23,11 @@
  *    (small steps are not lost to rounding);
  *  - an ACK that acknowledges something clears the timeout count; after
  *    retx_reset timeouts in a row the window is at its floor;
+ *  - undo never lowers a window;
  *  - the endpoint-delay EWMA stays within the samples' range; the minimum
  *    RTT is a sample seen, base_rtt <= min_rtt, the target >= the base
- *    target and the flow-scaling term <= its range.
+ *    target, the flow-scaling term <= its range, and neither grows with
+ *    the window.
  */
 #include "fuzz.h"
 
@@ -249,6 +251,19 @@ static void check_conn(struct sim *x, struct conn *c)
 	FZ_CHECK(f, swift_target_us(s, p) >= p->base_target_us, "target");
 	FZ_CHECK(f, swift_flow_scaling_us(p, s->fcwnd_fx) <= p->fs_range_us,
 		 "flow scaling");
+	/* The target does not grow with the window (flow scaling). */
+	{
+		struct swift_state t = *s;
+		u32 w2 = fz_u32_edge(f) | 1;
+
+		t.fcwnd_fx = dcc_min_u32(s->fcwnd_fx, w2);
+		FZ_CHECK(f, swift_target_us(&t, p) >= swift_target_us(s, p) &&
+			 swift_flow_scaling_us(p, t.fcwnd_fx) >=
+			 swift_flow_scaling_us(p, s->fcwnd_fx),
+			 "target rises with the window: %u at %u, %u at %u",
+			 swift_target_us(&t, p), t.fcwnd_fx,
+			 swift_target_us(s, p), s->fcwnd_fx);
+	}
 	check_apply(x, c);
 }
 
@@ -444,11 +459,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					 "RTO raised the window");
 			break;
 		}
-		case 11:
+		case 11: {
+			u32 of = c->s.fcwnd_fx, oe = c->s.ecwnd_fx;
+
 			swift_undo(&c->s, &x.p);
+			FZ_CHECK(f, c->s.fcwnd_fx >= of && c->s.ecwnd_fx >= oe,
+				 "undo lowered a window");
 			FZ_LOG(f, "undo fcwnd %u ecwnd %u", c->s.fcwnd_fx,
 			       c->s.ecwnd_fx);
 			break;
+		}
 		case 12:
 			ev_params(&x);
 			break;
