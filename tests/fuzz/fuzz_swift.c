@@ -9,7 +9,9 @@
  * stack's delayed-ACK flag, app-limited), fast recovery, retransmit
  * timeouts, undo, idle periods and clock jumps (forward, backwards, across
  * 2^32 and, from a start near 2^64, across the 64-bit wrap), module
- * parameter writes (in and out of range) and connection restarts.
+ * parameter writes (in and out of range; an ACK may see a torn mix of the
+ * old and the new set, as a reader racing the rebuild can) and connection
+ * restarts.
  *
  * Invariants after every event, per connection:
  *  - both windows inside [min_cwnd, max_cwnd] of some parameter set the
@@ -382,13 +384,10 @@ static void ev_ack(struct sim *x, struct conn *c)
 		FZ_CHECK(f, a.has_delay && a.delay_us, "PLB sample without one");
 }
 
-static void ev_params(struct sim *x)
+static void params_lived(struct sim *x)
 {
 	int i;
 
-	if (!fz_params_poke(&x->f, swift_tab, P_NUM, x->m, swift_check))
-		return;
-	swift_build(x->m, &x->p);
 	for (i = 0; i < NCONN; i++) {
 		struct conn *c = &x->c[i];
 
@@ -396,6 +395,54 @@ static void ev_params(struct sim *x)
 		c->hi_fx = dcc_max_u32(c->hi_fx, x->p.max_cwnd_fx);
 		c->params_changed = true;
 	}
+}
+
+#define TORN(fld, bit)	(t.fld = mask & BIT(bit) ? nw->fld : old->fld)
+
+/*
+ * What a reader racing swift_params_rebuild() may see: each field from the
+ * old or the new set (the module says every field is valid on its own).
+ * Cross-field rules may not hold (min_cwnd above max_cwnd, flow-scaling
+ * terms of two sets): the core must stay safe and keep the window in the
+ * envelope and non-zero.
+ */
+static void ev_torn(struct sim *x, const struct swift_params *old,
+		    const struct swift_params *nw)
+{
+	struct swift_params t;
+	u32 mask = fz_u32(&x->f);
+
+	TORN(ai_fx, 0); TORN(beta_fx, 1); TORN(max_mdf_fx, 2);
+	TORN(min_cwnd_fx, 3); TORN(max_cwnd_fx, 4); TORN(base_target_us, 5);
+	TORN(per_hop_ns, 6); TORN(fs_range_us, 7); TORN(fs_min_cwnd_fx, 8);
+	TORN(fs_max_cwnd_fx, 9); TORN(ep_target_us, 10);
+	TORN(ep_ewma_keep_fx, 11); TORN(retx_reset, 12);
+	TORN(minrtt_win_us, 13); TORN(target_rel_minrtt, 14);
+	TORN(fs_isq_max_fx, 15); TORN(fs_isq_span_fx, 16);
+	x->p = t;
+	params_lived(x);
+	FZ_LOG(&x->f, "torn params, mask %#x", mask);
+	ev_ack(x, &x->c[mask >> 31]);
+	check_conn(x, &x->c[0]);
+	check_conn(x, &x->c[1]);
+	x->f.ev++;
+}
+
+static void ev_params(struct sim *x)
+{
+	struct swift_params old = x->p;
+	u8 torn = fz_u8(&x->f) & 1;
+
+	if (!fz_params_poke(&x->f, swift_tab, P_NUM, x->m, swift_check))
+		return;
+	swift_build(x->m, &x->p);
+	if (torn) {
+		struct swift_params nw = x->p;
+
+		ev_torn(x, &old, &nw);
+		x->p = nw;
+	}
+	params_lived(x);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
