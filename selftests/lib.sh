@@ -83,6 +83,13 @@ SWIFT_VM_PARAMS=${SWIFT_VM_PARAMS:-"base_target_us=1000 min_cwnd_mpkt=100"}
 # 15-60 %.  See Documentation/timely.rst, "VM test bed".
 TIMELY_VM_PARAMS=${TIMELY_VM_PARAMS:-"line_rate_mbps=100 delta_kbps=5000 t_low_us=1000 t_high_us=3000 min_rtt_us=500 patched_beta_ppm=100000 rtt_min_filter=1 segment_bytes=65536 ewma_alpha_permille=200"}
 
+# On the two-path PLB test bed (topo_twopath, 20 and 50 Mbit/s paths) a
+# 32 KB burst queues 5 ms by itself on the 50 Mbit/s path: the targets sit
+# above that, so that only the congested path (tens of ms) counts as
+# congested.  Used by plb_twopath.sh and the benchmark's scenario 6.
+SWIFT_PLB_PARAMS=${SWIFT_PLB_PARAMS:-"$SWIFT_VM_PARAMS base_target_us=5000"}
+TIMELY_PLB_PARAMS=${TIMELY_PLB_PARAMS:-"$TIMELY_VM_PARAMS t_high_us=8000"}
+
 # ko_path MOD: the module built in the tree, else the installed one.
 ko_path() {
 	if [ -f "$DCC_ROOT/$1.ko" ]; then
@@ -123,6 +130,33 @@ set_param() {
 
 get_param() {
 	cat "/sys/module/$1/parameters/$2"
+}
+
+# set_params MOD NAME=VALUE...: write several parameters at run time.
+set_params() {
+	local mod=$1 kv
+	shift
+	for kv in "$@"; do
+		set_param "$mod" "${kv%%=*}" "${kv#*=}" || return 1
+	done
+}
+
+# cc_use NAME: prepare the congestion control a benchmark or demo NAME
+# stands for and print the kernel's name for it.  NAME is a kernel name, or
+#   timely / timely-patched   tcp_timely with variant 0 (paper) / 1
+#   CC+plb                    CC with PLB on in CLI's namespace (off for
+#                             any NAME without +plb; needs tcp_plb)
+cc_use() {
+	local cc=${1%+plb} plb=0
+	[ "$cc" = "$1" ] || plb=1
+	if [ -d /sys/module/tcp_plb ] && [ -e "/run/netns/$NS_CLI" ]; then
+		in_cli sysctl -qw net.dcc_plb.enabled=$plb
+	fi
+	case $cc in
+	timely) set_param tcp_timely variant 0 ;;
+	timely-patched) set_param tcp_timely variant 1; cc=timely ;;
+	esac
+	echo "$cc"
 }
 
 # bad_write MOD PARAM VALUE: the write is refused, the old value kept and
@@ -528,6 +562,16 @@ bottleneck_drops() {
 	} END { print d + 0 }'
 }
 
+# bottleneck_counts: "DROPS MARKS" so far, from one look at the qdiscs.
+bottleneck_counts() {
+	in_rtr tc -s qdisc show dev rs0 | awk '{
+		for (i = 1; i < NF; i++) {
+			if ($i == "(dropped") d += $(i + 1) + 0
+			if ($i == "marked") m += $(i + 1) + 0
+		}
+	} END { print d + 0, m + 0 }'
+}
+
 # --- measurements -------------------------------------------------------
 
 # percentile P: print the P-th percentile of numbers on stdin.
@@ -538,9 +582,11 @@ percentile() {
 		      if (i > NR) i = NR; print v[i] }'
 }
 
-# ping_rtts COUNT INTERVAL: RTTs in microseconds, CLI -> SRV, one a line.
+# ping_rtts COUNT INTERVAL [TOS]: RTTs in microseconds, CLI -> SRV, one a
+# line.  TOS 2 sends the probes as ECT(0), so that an ECN-marking queue
+# marks them as it marks the flows instead of dropping them.
 ping_rtts() {
-	in_cli ping -n -c "$1" -i "$2" -W 1 "$SRV_IP" 2>/dev/null |
+	in_cli ping -n -c "$1" -i "$2" -W 1 ${3:+-Q "$3"} "$SRV_IP" 2>/dev/null |
 		awk -F'time=' '/time=/ { split($2, a, " "); printf "%d\n", a[1] * 1000 }'
 }
 
@@ -566,20 +612,67 @@ nstat_get() {
 		awk -v c="$2" '$1 == c { print $2; f = 1 } END { if (!f) print 0 }'
 }
 
+# bulk_run CC SECS FLOWS OUT [HZ] [WARM] [PORT]: FLOWS bulk flows (one
+# iperf3 -P FLOWS, 0.5 s intervals) CLI -> SRV for SECS seconds, and from
+# WARM seconds (default 2) until 1 s before the end an RTT probe through
+# the same queue: ping at HZ per second (default 50), ECT(0).  Writes
+# OUT.json (iperf3) and OUT.rtt (us, one a line).  Needs iperf_server.
+bulk_run() {
+	local cc=$1 secs=$2 flows=$3 out=$4 hz=${5:-50} warm=${6:-2}
+	local port=${7:-5201} pid n
+	iperf_flow "$cc" "$secs" "$port" -P "$flows" -i 0.5 > "$out.json" &
+	pid=$!
+	sleep "$warm"
+	n=$(awk -v s="$secs" -v w="$warm" -v h="$hz" \
+		'BEGIN { n = int((s - w - 1) * h); print n < 1 ? 1 : n }')
+	ping_rtts "$n" "$(awk -v h="$hz" 'BEGIN { print 1 / h }')" 2 > "$out.rtt"
+	wait $pid
+}
+
 # measure_bulk CC SECS [PORT]: one bulk flow CLI -> SRV for SECS seconds
 # with a 50 Hz ping through the same queue after a 2 s warm-up.  Prints
 # "goodput_mbps rtt_p50_us rtt_p99_us retransmits".  Needs iperf_server.
 measure_bulk() {
-	local cc=$1 secs=$2 port=${3:-5201} tmp p50 p99 json
+	local cc=$1 secs=$2 port=${3:-5201} tmp p50 p99
 	tmp=$(mktemp -d)
-	iperf_flow "$cc" "$secs" "$port" > "$tmp/iperf" &
-	local pid=$!
-	sleep 2
-	ping_rtts $(((secs - 3) * 50)) 0.02 > "$tmp/rtts"
-	wait $pid
-	json=$(cat "$tmp/iperf")
-	p50=$(percentile 50 < "$tmp/rtts")
-	p99=$(percentile 99 < "$tmp/rtts")
-	echo "$(echo "$json" | iperf_mbps) $p50 $p99 $(echo "$json" | iperf_retrans)"
+	bulk_run "$cc" "$secs" 1 "$tmp/b" 50 2 "$port"
+	p50=$(percentile 50 < "$tmp/b.rtt")
+	p99=$(percentile 99 < "$tmp/b.rtt")
+	echo "$(iperf_mbps < "$tmp/b.json") $p50 $p99 $(iperf_retrans < "$tmp/b.json")"
 	rm -rf "$tmp"
+}
+
+# incast_round N BYTES CC [PORT]: one N-to-1 incast (BYTES a flow, all
+# starting at once, congestion control CC) to the incast sink on SRV
+# (PORT, default 6000).  Prints incast's line and, for the round, CLI's
+# retransmit timeouts and retransmitted segments and the bottleneck's
+# drops: "... rtos=R retrans=X drops=D".  Exit status: incast's.
+incast_round() {
+	local n=$1 bytes=$2 cc=$3 port=${4:-6000} rto0 rtx0 d0 rto1 rtx1 out rc
+	read -r rto0 rtx0 <<< "$(_rto_retrans)"
+	d0=$(bottleneck_drops)
+	out=$(in_cli timeout 60 "$DCC_BIN/incast" -c "$SRV_IP" "$port" "$n" \
+		"$bytes" "$cc")
+	rc=$?
+	read -r rto1 rtx1 <<< "$(_rto_retrans)"
+	echo "$out rtos=$((rto1 - rto0)) retrans=$((rtx1 - rtx0))" \
+	     "drops=$(($(bottleneck_drops) - d0))"
+	return $rc
+}
+
+# _rto_retrans: CLI's "TcpExtTCPTimeouts TcpRetransSegs" (one nstat).
+_rto_retrans() {
+	in_cli nstat -az TcpExtTCPTimeouts TcpRetransSegs 2>/dev/null | awk '
+		$1 == "TcpExtTCPTimeouts" { t = $2 } $1 == "TcpRetransSegs" { r = $2 }
+		END { print t + 0, r + 0 }'
+}
+
+# iperf_server_log PORT FILE [INTERVAL]: an iperf3 server on SRV (run it
+# in the background; topo_cleanup ends it) that reports what it received
+# every INTERVAL seconds (default 0.25), each line stamped with the
+# guest's clock when it was printed ($EPOCHREALTIME), appended to FILE:
+# the flows of several servers can be put on one time line.
+iperf_server_log() {
+	in_srv iperf3 -s -p "$1" -i "${3:-0.25}" --forceflush 2>&1 |
+		while IFS= read -r l; do echo "$EPOCHREALTIME $l"; done >> "$2"
 }

@@ -24,10 +24,9 @@ source "$(dirname "$0")/lib.sh"
 require_root
 require_cmd iperf3 tcpdump jq
 
-# The PLB test needs a target above what a 32 KB burst queues by itself
-# on this emulated 50 Mbit/s link (5 ms): 5 ms.  Path A's queue is 60 ms.
-SWIFT_PLB_PARAMS="$SWIFT_VM_PARAMS base_target_us=5000"
-TIMELY_PLB_PARAMS="$TIMELY_VM_PARAMS t_high_us=8000"
+# SWIFT_PLB_PARAMS / TIMELY_PLB_PARAMS (lib.sh): targets above what a
+# 32 KB burst queues by itself on the 50 Mbit/s path (5 ms).  Path A's
+# queue is 60 ms.
 RPCS=60
 RPC_BYTES=32768
 RPC_GAP_US=10000

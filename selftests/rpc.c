@@ -6,15 +6,21 @@
  *   rpc -s PORT                            server: for each request of
  *                                          N bytes (4-byte length
  *                                          prefix), answer one byte
- *   rpc -c ADDR PORT COUNT BYTES GAP_US [CC]
+ *   rpc -c ADDR PORT COUNT BYTES GAP_US [CC [SECS]]
  *                                          client: COUNT requests of BYTES
  *                                          each, GAP_US of idle between
  *                                          them, on one connection (with
- *                                          congestion control CC if given)
+ *                                          congestion control CC if given,
+ *                                          "-" for the default), stopping
+ *                                          early after SECS seconds if given
  *
  * The client prints one line of key=value pairs, completion times in
  * microseconds from the first byte written to the answer read:
  *   rpcs=N bytes=B p50_us=... p90_us=... p99_us=... max_us=... total_ms=...
+ *   unfinished=U
+ * rpcs counts the completed requests.  With SECS, no request starts after
+ * SECS seconds and one still waiting then is given up (unfinished=1); its
+ * time so far (a lower bound) is counted in the percentiles.
  */
 #include <errno.h>
 #include <netdb.h>
@@ -26,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -53,7 +60,7 @@ static int cmp_ll(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Read exactly n bytes (into buf, n <= sizeof(buf) if keep); 0 on EOF. */
+/* Read exactly n bytes: 1, or 0 on EOF, -1 on a receive timeout. */
 static int read_full(int fd, void *dst, size_t n)
 {
 	size_t got = 0;
@@ -66,6 +73,8 @@ static int read_full(int fd, void *dst, size_t n)
 		if (r < 0) {
 			if (errno == EINTR)
 				continue;
+			if (errno == EAGAIN || errno == EWOULDBLOCK)
+				return -1;
 			die("read");
 		}
 		got += (size_t)r;
@@ -77,12 +86,12 @@ static void serve(int fd)
 {
 	uint32_t len;
 
-	while (read_full(fd, &len, sizeof(len))) {
+	while (read_full(fd, &len, sizeof(len)) > 0) {
 		len = ntohl(len);
 		while (len) {
 			size_t n = len < sizeof(buf) ? len : sizeof(buf);
 
-			if (!read_full(fd, buf, n))
+			if (read_full(fd, buf, n) <= 0)
 				exit(0);
 			len -= (uint32_t)n;
 		}
@@ -125,14 +134,15 @@ static int server(const char *port)
 }
 
 static int client(const char *addr, const char *port, long count,
-		  long bytes, long gap_us, const char *cc)
+		  long bytes, long gap_us, const char *cc, long secs)
 {
 	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *ai;
-	long long *t, start = now_us();
-	int one = 1, fd;
+	long long *t, start = now_us(), end = start + secs * 1000000LL;
+	int one = 1, fd, unfinished = 0;
 	long i;
 
-	if (count < 1 || bytes < 1 || bytes > 0x7fffffffL || gap_us < 0) {
+	if (count < 1 || bytes < 1 || bytes > 0x7fffffffL || gap_us < 0 ||
+	    secs < 0) {
 		fprintf(stderr, "rpc: bad COUNT, BYTES or GAP_US\n");
 		return 2;
 	}
@@ -144,7 +154,8 @@ static int client(const char *addr, const char *port, long count,
 	fd = socket(ai->ai_family, SOCK_STREAM, 0);
 	if (fd < 0)
 		die("socket");
-	if (cc && setsockopt(fd, IPPROTO_TCP, TCP_CONGESTION, cc, strlen(cc)))
+	if (cc && strcmp(cc, "-") &&
+	    setsockopt(fd, IPPROTO_TCP, TCP_CONGESTION, cc, strlen(cc)))
 		die("TCP_CONGESTION");
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	if (connect(fd, ai->ai_addr, ai->ai_addrlen))
@@ -154,7 +165,18 @@ static int client(const char *addr, const char *port, long count,
 		long left = bytes;
 		long long t0 = now_us();
 		char c;
+		int r;
 
+		if (secs) {
+			struct timeval tv;
+
+			if (t0 >= end)
+				break;
+			tv.tv_sec = (end - t0) / 1000000;
+			tv.tv_usec = (end - t0) % 1000000;
+			setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+			setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+		}
 		if (write(fd, &len, sizeof(len)) != sizeof(len))
 			die("write");
 		while (left) {
@@ -165,24 +187,38 @@ static int client(const char *addr, const char *port, long count,
 			if (w < 0) {
 				if (errno == EINTR)
 					continue;
+				if (errno == EAGAIN || errno == EWOULDBLOCK)
+					break;
 				die("write");
 			}
 			left -= w;
 		}
-		if (!read_full(fd, &c, 1)) {
+		r = left ? -1 : read_full(fd, &c, 1);
+		t[i] = now_us() - t0;
+		if (r < 0) {
+			unfinished = 1;
+			i++;
+			break;
+		}
+		if (!r) {
 			fprintf(stderr, "rpc: server closed early\n");
 			return 1;
 		}
-		t[i] = now_us() - t0;
 		if (gap_us)
 			usleep((useconds_t)gap_us);
 	}
 	close(fd);
+	count = i;
+	if (!count) {
+		printf("rpcs=0 bytes=%ld unfinished=0\n", bytes);
+		free(t);
+		return 1;
+	}
 	qsort(t, (size_t)count, sizeof(*t), cmp_ll);
-	printf("rpcs=%ld bytes=%ld p50_us=%lld p90_us=%lld p99_us=%lld max_us=%lld total_ms=%lld\n",
-	       count, bytes, t[(count - 1) / 2], t[(count * 9 - 1) / 10],
-	       t[(count * 99 - 1) / 100], t[count - 1],
-	       (now_us() - start) / 1000);
+	printf("rpcs=%ld bytes=%ld p50_us=%lld p90_us=%lld p99_us=%lld max_us=%lld total_ms=%lld unfinished=%d\n",
+	       count - unfinished, bytes, t[(count - 1) / 2],
+	       t[(count * 9 - 1) / 10], t[(count * 99 - 1) / 100],
+	       t[count - 1], (now_us() - start) / 1000, unfinished);
 	free(t);
 	return 0;
 }
@@ -191,10 +227,11 @@ int main(int argc, char **argv)
 {
 	if (argc == 3 && !strcmp(argv[1], "-s"))
 		return server(argv[2]);
-	if ((argc == 7 || argc == 8) && !strcmp(argv[1], "-c"))
+	if (argc >= 7 && argc <= 9 && !strcmp(argv[1], "-c"))
 		return client(argv[2], argv[3], atol(argv[4]), atol(argv[5]),
-			      atol(argv[6]), argc == 8 ? argv[7] : NULL);
+			      atol(argv[6]), argc >= 8 ? argv[7] : NULL,
+			      argc == 9 ? atol(argv[8]) : 0);
 	fprintf(stderr,
-		"usage: rpc -s PORT | rpc -c ADDR PORT COUNT BYTES GAP_US [CC]\n");
+		"usage: rpc -s PORT | rpc -c ADDR PORT COUNT BYTES GAP_US [CC [SECS]]\n");
 	return 2;
 }

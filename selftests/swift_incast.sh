@@ -29,12 +29,11 @@ sleep 0.3
 
 ideal_us=$((FLOWS * BYTES * 8 / RATE))
 for r in $(seq "$ROUNDS"); do
-	rto0=$(nstat_get "$NS_CLI" TcpExtTCPTimeouts)
-	out=$(in_cli "$DCC_BIN/incast" -c $SRV_IP 6000 "$FLOWS" "$BYTES" swift)
+	out=$(incast_round "$FLOWS" "$BYTES" swift)
 	rc=$?
-	rto=$(($(nstat_get "$NS_CLI" TcpExtTCPTimeouts) - rto0))
+	rto=$(echo "$out" | sed -n 's/.*rtos=\([0-9]*\).*/\1/p')
 	last=$(echo "$out" | sed -n 's/.*last_us=\([0-9]*\).*/\1/p')
-	log "round $r: $out rtos=$rto ideal_us=$ideal_us drops=$(bottleneck_drops)"
+	log "round $r: $out ideal_us=$ideal_us"
 	check "round $r: all $FLOWS flows complete" test "$rc" -eq 0 -a -n "$last"
 	check "round $r: no retransmit timeouts" test "$rto" -eq 0
 	expect "round $r: last flow within 10x ideal (no stalled flow)" "${last:-0} < 10 * $ideal_us"
