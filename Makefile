@@ -3,6 +3,7 @@
 # make              build the modules against KDIR
 # make check        unit tests (userspace) + selftests in the VM
 # make demo         swift vs cubic through a shaped bottleneck, in the VM
+# make bench        the benchmark suite in the VM: tables and plots
 # make install      install into /lib/modules/<KVER>/extra and run depmod
 # make uninstall    remove them again
 # make deps         install every Debian package the build and tests need
@@ -80,6 +81,11 @@ check:
 
 demo:
 	$(SRCDIR)/tools/demo.sh
+
+# The benchmark suite (tools/bench/bench.sh); BENCH_SMOKE=1 for the short
+# check that make check runs.
+bench:
+	$(SRCDIR)/tools/bench/bench.sh
 
 # checkpatch --strict on every kernel source.  Three files get one justified
 # exception each: the compat header exists to test LINUX_VERSION_CODE, and

@@ -23,6 +23,8 @@ PKGS=(
 	# network tests, demo and benchmark
 	iproute2 iperf3 sockperf iputils-ping tcpdump ethtool jq bc procps
 	gnuplot-nox
+	# benchmark report and per-ACK cost (make bench)
+	python3 valgrind
 )
 
 missing=()

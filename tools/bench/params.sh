@@ -1,0 +1,105 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# Every parameter of the benchmark (make bench), in one place.  Sourced by
+# the host driver (tools/bench/bench.sh), the guest part (scenarios.sh) and
+# the report (report.sh); any of them can be overridden from the
+# environment (BENCH_RUNS=5 make bench).  The defaults are sized for the
+# 2-core software-emulated VM of the development machines (see
+# Documentation/results.rst, "Test bed"): a 100 Mbit/s bottleneck, 250 us
+# of netem delay (idle RTT about 0.7-0.9 ms there, not 0.25), runs of a
+# few seconds, the whole suite within 20 minutes.
+#
+# Module parameters for the VM (SWIFT_VM_PARAMS, TIMELY_VM_PARAMS,
+# SWIFT_PLB_PARAMS, TIMELY_PLB_PARAMS) come from selftests/lib.sh, shared
+# with the tests and the demo.
+
+# Congestion controls.  Stock ones first; dcqcn is added after dctcp
+# when tcp_dcqcn.ko is in the tree (BENCH_OURS lists ours; names as
+# lib.sh's cc_use takes them).
+BENCH_STOCK=${BENCH_STOCK:-"cubic dctcp vegas nv cdg bbr"}
+BENCH_OURS=${BENCH_OURS:-"swift timely timely-patched"}
+BENCH_RUNS=${BENCH_RUNS:-3}		# repeats of every measurement
+BENCH_SCENARIOS=${BENCH_SCENARIOS:-"1 2 3 4 5 6"}
+
+# The emulated network (dumbbell, lib.sh topo_dumbbell / topo_shape).
+BENCH_RATE=${BENCH_RATE:-100}		# Mbit/s at the bottleneck
+BENCH_DELAY=${BENCH_DELAY:-250}		# us of netem delay on the ACK path
+BENCH_PROBE_HZ=${BENCH_PROBE_HZ:-100}	# RTT probe (ping): every 10 ms
+
+# 1. Deep drop-tail FIFO, long flows.
+S1_LIMIT=${S1_LIMIT:-1000}		# packets
+S1_FLOWS=${S1_FLOWS:-4}
+S1_SECS=${S1_SECS:-4}			# per run
+S1_WARM=${S1_WARM:-1.5}			# s before the RTT probe starts
+
+# 2. The same with a shallow ECN-marking queue (RED as a step at S2_RED_KB).
+S2_LIMIT=${S2_LIMIT:-1000}		# packets (physical buffer)
+S2_RED_KB=${S2_RED_KB:-30}		# marking threshold, KB
+S2_FLOWS=${S2_FLOWS:-$S1_FLOWS}
+S2_SECS=${S2_SECS:-$S1_SECS}
+S2_WARM=${S2_WARM:-$S1_WARM}
+
+# 3. Incast N-to-1 through a shallow FIFO; receivers ACK at once
+#    (quickack), as swift wants (Documentation/swift.rst, "Receivers").
+S3_LIMIT=${S3_LIMIT:-200}		# packets
+S3_FLOWS=${S3_FLOWS:-"16 64"}		# N
+S3_BYTES=${S3_BYTES:-131072}		# per sender
+
+# 4. Fairness and convergence: flow k runs from S4_START[k] to S4_STOP[k]
+#    (in steps of S4_STEP seconds): flows join at 1 and 2, one leaves at 3.
+S4_LIMIT=${S4_LIMIT:-1000}		# packets (deep FIFO, as scenario 1)
+S4_STEP=${S4_STEP:-1.5}		# s between changes
+S4_START=${S4_START:-"0 1 2"}		# steps
+S4_STOP=${S4_STOP:-"4 4 3"}		# steps
+S4_BIN=${S4_BIN:-0.25}			# s, throughput sampling interval
+S4_SETTLE=${S4_SETTLE:-1}		# s after a change before Jain is taken
+S4_CONV_JAIN=${S4_CONV_JAIN:-0.9}	# converged: every later bin at least this
+
+# 5. RPC latency under load: closed-loop request-response (rpc.c, one
+#    request outstanding) while long flows fill the scenario-1 FIFO.
+S5_LIMIT=${S5_LIMIT:-$S1_LIMIT}
+S5_FLOWS=${S5_FLOWS:-2}			# long flows
+S5_SECS=${S5_SECS:-3.5}			# long flows run this long
+S5_WARM=${S5_WARM:-1}			# s before the RPCs start
+S5_RPC_BYTES=${S5_RPC_BYTES:-4096}	# request size (answer: 1 byte)
+S5_RPC_GAP_US=${S5_RPC_GAP_US:-1000}	# idle between requests
+
+# 6. Two-path IPv6 fabric (lib.sh topo_twopath), path A congested by a
+#    cubic IPv4 flow pinned to it; on-off RPC clients with and without PLB.
+S6_CCS=${S6_CCS:-"cubic swift swift+plb timely-patched timely-patched+plb"}
+S6_RATE_A=${S6_RATE_A:-20}		# Mbit/s, path A (congested)
+S6_RATE_B=${S6_RATE_B:-50}		# Mbit/s, path B
+S6_LIMIT=${S6_LIMIT:-100}		# packets per path
+S6_CLIENTS=${S6_CLIENTS:-4}		# RPC clients (connections)
+S6_RPCS=${S6_RPCS:-60}			# per client, at most
+S6_RPC_BYTES=${S6_RPC_BYTES:-32768}
+S6_RPC_GAP_US=${S6_RPC_GAP_US:-10000}
+S6_SECS=${S6_SECS:-4}			# time bound per run
+
+# Smoke test (make bench BENCH_SMOKE=1, part of make check): one short
+# scenario, two congestion controls, one run.
+if [ "${BENCH_SMOKE:-0}" = 1 ]; then
+	BENCH_STOCK=cubic
+	BENCH_OURS=swift
+	BENCH_RUNS=1
+	BENCH_SCENARIOS=1
+	S1_SECS=3
+	S1_WARM=1
+fi
+
+# bench_vars: every setting above, one NAME=VALUE a line (for the record).
+bench_vars() {
+	local v
+	for v in BENCH_STOCK BENCH_OURS BENCH_RUNS BENCH_SCENARIOS BENCH_RATE \
+		 BENCH_DELAY BENCH_PROBE_HZ \
+		 S1_LIMIT S1_FLOWS S1_SECS S1_WARM \
+		 S2_LIMIT S2_RED_KB S2_FLOWS S2_SECS S2_WARM \
+		 S3_LIMIT S3_FLOWS S3_BYTES \
+		 S4_LIMIT S4_STEP S4_START S4_STOP S4_BIN S4_SETTLE S4_CONV_JAIN \
+		 S5_LIMIT S5_FLOWS S5_SECS S5_WARM S5_RPC_BYTES S5_RPC_GAP_US \
+		 S6_CCS S6_RATE_A S6_RATE_B S6_LIMIT S6_CLIENTS S6_RPCS \
+		 S6_RPC_BYTES S6_RPC_GAP_US S6_SECS; do
+		echo "$v=\"${!v}\""
+	done
+}

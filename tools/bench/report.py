@@ -1,0 +1,894 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Turn a benchmark run's raw measurements into tables and plots.
+
+    tools/bench/report.py OUT           write OUT/sN.md, OUT/sN.tsv, OUT/*.png,
+                                        OUT/results.rst
+    tools/bench/report.py --check OUT   check those files are there and well
+                                        formed (the smoke test of make check)
+
+OUT is a results directory of tools/bench/bench.sh (raw/ from the guest,
+params.env, run.txt, guest.txt).  Every table has one row per congestion
+control; each figure is the median over the repeats with the range
+(min-max) beside it; "x best stock" columns divide the median by the best
+median among the stock congestion controls (best = highest goodput, lowest
+delay).  Targets of the issue are reported (met / missed), not asserted.
+"""
+import glob
+import json
+import math
+import os
+import re
+import statistics
+import subprocess
+import sys
+
+STOCK_ALL = ("cubic", "reno", "dctcp", "vegas", "nv", "cdg", "bbr", "htcp",
+             "illinois", "westwood", "highspeed")
+NAN = float("nan")
+
+
+def isnan(x):
+    return isinstance(x, float) and math.isnan(x)
+
+
+def read_kv_file(path, sep="="):
+    d = {}
+    if not os.path.exists(path):
+        return d
+    with open(path) as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if sep in line:
+                k, v = line.split(sep, 1)
+                d[k.strip()] = v.strip().strip('"')
+    return d
+
+
+def kv_line(s):
+    """'a=1 b=2' -> {'a': '1', 'b': '2'}"""
+    return dict(t.split("=", 1) for t in s.split() if "=" in t)
+
+
+def percentile(vals, p):
+    """Nearest rank, as selftests/lib.sh's percentile."""
+    v = sorted(vals)
+    if not v:
+        return NAN
+    i = int(len(v) * p / 100 + 0.999999)
+    return v[min(max(i, 1), len(v)) - 1]
+
+
+def med(vals):
+    v = [x for x in vals if not isnan(x)]
+    return statistics.median(v) if v else NAN
+
+
+def read_nums(path):
+    try:
+        with open(path) as f:
+            return [float(x) for x in f.read().split()]
+    except OSError:
+        return []
+
+
+def read_json(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+def fmt(x, nd=1):
+    if x is None or isnan(x):
+        return "n/a"
+    if nd == 0:
+        return "%d" % round(x)
+    return "%.*f" % (nd, x)
+
+
+class Col:
+    """A table column: metric key, heading, decimals, which way is better
+    (for the ratio to the best stock peer), whether to show that ratio."""
+
+    def __init__(self, key, head, nd=1, better=None, ratio=False):
+        self.key, self.head, self.nd = key, head, nd
+        self.better, self.ratio = better, ratio
+
+
+class Table:
+    def __init__(self, name, title, ccs, runs, cols):
+        self.name, self.title, self.ccs, self.cols = name, title, ccs, cols
+        self.runs = runs          # runs[cc] = [ {key: value}, ... ]
+        self.notes = []
+        self.targets = {}         # targets[cc] = "met" / "missed: ..."
+
+    def values(self, cc, key):
+        return [r.get(key, NAN) for r in self.runs.get(cc, [])]
+
+    def stat(self, cc, key):
+        v = [x for x in self.values(cc, key) if not isnan(x)]
+        if not v:
+            return NAN, NAN, NAN
+        return statistics.median(v), min(v), max(v)
+
+    def best_stock(self, col):
+        best, who = NAN, None
+        for cc in self.ccs:
+            if cc.split("+")[0] not in STOCK_ALL:
+                continue
+            m = self.stat(cc, col.key)[0]
+            if isnan(m):
+                continue
+            if isnan(best) or (m > best if col.better == "high" else m < best):
+                best, who = m, cc
+        return best, who
+
+    def ratio(self, cc, col):
+        best, _ = self.best_stock(col)
+        m = self.stat(cc, col.key)[0]
+        if isnan(best) or isnan(m) or best == 0:
+            return NAN
+        return m / best
+
+    def nruns(self, cc):
+        return len(self.runs.get(cc, []))
+
+    # --- output ---------------------------------------------------------
+
+    def tsv(self):
+        head = ["cc", "runs"]
+        for c in self.cols:
+            head += [c.key + "_median", c.key + "_min", c.key + "_max"]
+            if c.ratio:
+                head.append(c.key + "_x_best_stock")
+        head.append("target")
+        lines = ["\t".join(head)]
+        for cc in self.ccs:
+            row = [cc, str(self.nruns(cc))]
+            for c in self.cols:
+                row += [fmt(x, max(c.nd, 1) if c.nd else 0)
+                        for x in self.stat(cc, c.key)]
+                if c.ratio:
+                    row.append(fmt(self.ratio(cc, c), 2))
+            row.append(self.targets.get(cc, "-"))
+            lines.append("\t".join(row))
+        return "\n".join(lines) + "\n"
+
+    def cells(self):
+        """Heading and rows of strings, for Markdown and reST."""
+        head = ["cc"]
+        for c in self.cols:
+            head.append(c.head)
+            if c.ratio:
+                head.append("x best stock")
+        has_t = bool(self.targets)
+        if has_t:
+            head.append("target")
+        rows = []
+        for cc in self.ccs:
+            row = [cc]
+            for c in self.cols:
+                m, lo, hi = self.stat(cc, c.key)
+                s = fmt(m, c.nd)
+                if self.nruns(cc) > 1 and not isnan(m):
+                    s += " (%s-%s)" % (fmt(lo, c.nd), fmt(hi, c.nd))
+                row.append(s)
+                if c.ratio:
+                    row.append(fmt(self.ratio(cc, c), 2))
+            if has_t:
+                row.append(self.targets.get(cc, "-"))
+            rows.append(row)
+        return head, rows
+
+    def markdown(self):
+        head, rows = self.cells()
+        out = ["### " + self.title, ""]
+        out.append("| " + " | ".join(head) + " |")
+        out.append("|" + "|".join("---" for _ in head) + "|")
+        for r in rows:
+            out.append("| " + " | ".join(r) + " |")
+        out.append("")
+        for n in self.notes:
+            out.append("- " + n)
+        return "\n".join(out) + "\n"
+
+    def rst(self):
+        head, rows = self.cells()
+        out = [".. csv-table:: " + self.title, "   :header-rows: 1",
+               "   :delim: |", ""]
+        for r in [head] + rows:
+            out.append("   " + "|".join('"%s"' % x.replace('"', "'")
+                                         for x in r))
+        out.append("")
+        for n in self.notes:
+            out.append("* " + n.replace("*", "\\*"))
+        return "\n".join(out) + "\n"
+
+
+# --- scenarios -------------------------------------------------------------
+
+class Run:
+    def __init__(self, out):
+        self.out = out
+        self.raw = os.path.join(out, "raw")
+        self.P = read_kv_file(os.path.join(out, "params.env"))
+        self.G = read_kv_file(os.path.join(out, "guest.txt"))
+        self.nruns = int(self.P.get("BENCH_RUNS", "1"))
+        self.ccs = self.G.get("ccs", "").split()
+        self.s6ccs = self.G.get("s6_ccs", "").split()
+        self.rate = float(self.P.get("BENCH_RATE", "100"))
+        self.tables = []
+        self.plots = {}           # scenario -> [png file names]
+
+    def p(self, k):
+        return self.P[k]
+
+    def files(self, scen, pattern):
+        return sorted(glob.glob(os.path.join(self.raw, scen, pattern)))
+
+    # 1 and 2 ---------------------------------------------------------------
+    def bulk(self, scen, title):
+        d = os.path.join(self.raw, scen)
+        if not os.path.isdir(d):
+            return None
+        idle = read_nums(os.path.join(d, "idle.rtt"))
+        base = percentile(idle, 50)
+        runs = {}
+        for cc in self.ccs:
+            runs[cc] = []
+            for r in range(1, self.nruns + 1):
+                pre = os.path.join(d, "%s.%d" % (cc, r))
+                j = read_json(pre + ".json")
+                if j is None or "end" not in j:
+                    continue
+                rtt = read_nums(pre + ".rtt")
+                q = kv_line(open(pre + ".q").read()) if os.path.exists(pre + ".q") else {}
+                mbps = j["end"].get("sum_received", {}).get("bits_per_second", NAN) / 1e6
+                m = {"goodput": mbps, "util": 100.0 * mbps / self.rate,
+                     "p50": percentile(rtt, 50), "p99": percentile(rtt, 99),
+                     "p999": percentile(rtt, 99.9),
+                     "retrans": float(j["end"].get("sum_sent", {}).get("retransmits", 0)),
+                     "drops": float(q.get("drops", "nan")),
+                     "marks": float(q.get("marks", "nan")),
+                     "probes": float(len(rtt))}
+                m["q99"] = m["p99"] - base
+                runs[cc].append(m)
+        cols = [Col("util", "goodput % of capacity", 1, "high", True),
+                Col("p50", "RTT p50 us", 0), Col("p99", "RTT p99 us", 0),
+                Col("p999", "RTT p99.9 us", 0),
+                Col("q99", "queueing p99 us (RTT p99 - base)", 0, "low", True),
+                Col("retrans", "retransmits", 0)]
+        if scen == "s2":
+            cols.append(Col("marks", "CE marks", 0))
+        else:
+            cols.append(Col("drops", "drops", 0))
+        t = Table(scen, title, self.ccs, runs, cols)
+        key = "S1" if scen == "s1" else "S2"
+        probes = med([m["probes"] for v in runs.values() for m in v])
+        t.notes.append(
+            "Network: %s Mbit/s bottleneck (htb), %s, %s us netem delay on the "
+            "ACK path; %s flows for %s s per run; idle RTT p50 (base) %s us." % (
+                fmt(self.rate, 0),
+                "drop-tail FIFO of %s packets" % self.p(key + "_LIMIT") if scen == "s1"
+                else "RED marking ECN from %s KB (a step), %s packets of buffer" % (
+                    self.p("S2_RED_KB"), self.p("S2_LIMIT")),
+                self.p("BENCH_DELAY"), self.p(key + "_FLOWS"), self.p(key + "_SECS"),
+                fmt(base, 0)))
+        t.notes.append(
+            "RTT: ping every %s ms (ECT(0)) through the bottleneck queue from "
+            "%s s into the run to 1 s before its end (median %s probes a run; "
+            "with fewer than 1000, p99.9 is the largest sample)." % (
+                fmt(1000.0 / float(self.p("BENCH_PROBE_HZ")), 0),
+                self.p(key + "_WARM"), fmt(probes, 0)))
+        if scen == "s1":
+            self.targets_s1(t)
+        self.rtt_cdf(scen, runs, title)
+        self.tput_plot(scen, title)
+        return t
+
+    def targets_s1(self, t):
+        c = t.stat("cubic", "util")[0] if "cubic" in t.ccs else NAN
+        cq = t.stat("cubic", "q99")[0] if "cubic" in t.ccs else NAN
+        peers = [t.stat(p, "q99")[0] for p in ("vegas", "nv", "cdg") if p in t.ccs]
+        peers = [x for x in peers if not isnan(x)]
+        for cc in t.ccs:
+            if cc.split("-")[0] not in ("swift", "timely"):
+                continue
+            u, q = t.stat(cc, "util")[0], t.stat(cc, "q99")[0]
+            miss = []
+            if isnan(c) or isnan(cq):
+                t.targets[cc] = "n/a (no cubic)"
+                continue
+            if not u >= 0.95 * c:
+                miss.append("util %.0f %% of cubic's" % (100 * u / c))
+            if not q <= cq / 10:
+                miss.append("queueing p99 %.2f x cubic's" % (q / cq if cq else NAN))
+            if peers and not q <= min(peers):
+                miss.append("queueing p99 above vegas/nv/cdg's best (%d us)" % min(peers))
+            t.targets[cc] = "met" if not miss else "missed: " + "; ".join(miss)
+        t.notes.append(
+            "Target (issue 6): swift and timely utilization >= 95 % of cubic's, "
+            "queueing p99 <= 1/10 of cubic's and no worse than vegas, nv and cdg "
+            "(medians).")
+
+    def rtt_cdf(self, scen, runs, title):
+        d = os.path.join(self.raw, scen)
+        series = []
+        for cc in self.ccs:
+            v = []
+            for r in range(1, self.nruns + 1):
+                v += read_nums(os.path.join(d, "%s.%d.rtt" % (cc, r)))
+            if v:
+                series.append((cc, sorted(v)))
+        if not series:
+            return
+        dat = os.path.join(self.out, "plot", scen + "_rtt_cdf.dat")
+        os.makedirs(os.path.dirname(dat), exist_ok=True)
+        with open(dat, "w") as f:
+            for cc, v in series:
+                f.write("# %s\n" % cc)
+                n = len(v)
+                for i, x in enumerate(v):
+                    f.write("%g %g\n" % (max(x, 1) / 1000.0, (i + 1) / n))
+                f.write("\n\n")
+        plots = ", ".join(
+            "'%s' index %d using 1:2 with steps lw 2 title '%s'" % (dat, i, cc)
+            for i, (cc, _) in enumerate(series))
+        self.gnuplot(scen + "_rtt_cdf.png", [
+            "set title '%s: RTT CDF (all runs pooled)'" % title.split(":")[0],
+            "set xlabel 'RTT (ms, log scale)'", "set ylabel 'fraction of probes'",
+            "set logscale x", "set key bottom right", "set grid",
+            "set yrange [0:1]", "plot " + plots])
+        self.plots.setdefault(scen, []).append(scen + "_rtt_cdf.png")
+
+    def tput_plot(self, scen, title):
+        d = os.path.join(self.raw, scen)
+        dat = os.path.join(self.out, "plot", scen + "_tput.dat")
+        series = []
+        with open(dat, "w") as f:
+            for cc in self.ccs:
+                j = read_json(os.path.join(d, "%s.1.json" % cc))
+                if not j or "intervals" not in j:
+                    continue
+                f.write("# %s\n" % cc)
+                for iv in j["intervals"]:
+                    s = iv["sum"]
+                    f.write("%g %g\n" % (s["end"], s["bits_per_second"] / 1e6))
+                f.write("\n\n")
+                series.append(cc)
+        if not series:
+            return
+        plots = ", ".join("'%s' index %d using 1:2 with linespoints lw 2 title '%s'"
+                          % (dat, i, cc) for i, cc in enumerate(series))
+        self.gnuplot(scen + "_tput.png", [
+            "set title '%s: goodput over time, all flows (run 1, sender side)'"
+            % title.split(":")[0],
+            "set xlabel 'time (s)'", "set ylabel 'Mbit/s'", "set grid",
+            "set key bottom right", "set yrange [0:%g]" % (self.rate * 1.2),
+            "plot " + plots])
+        self.plots.setdefault(scen, []).append(scen + "_tput.png")
+
+    # 3 ---------------------------------------------------------------------
+    def incast(self):
+        d = os.path.join(self.raw, "s3")
+        if not os.path.isdir(d):
+            return None
+        ns = [int(x) for x in self.p("S3_FLOWS").split()]
+        nbytes = int(self.p("S3_BYTES"))
+        runs = {}
+        fails = {}
+        for cc in self.ccs:
+            runs[cc] = []
+            for r in range(1, self.nruns + 1):
+                m = {}
+                for n in ns:
+                    path = os.path.join(d, "%s.%d.%d" % (cc, n, r))
+                    if not os.path.exists(path):
+                        continue
+                    kv = kv_line(open(path).read().replace("\n", " "))
+                    ideal = n * nbytes * 8 / self.rate
+                    if "last_us" not in kv:
+                        fails[cc] = fails.get(cc, 0) + 1
+                        m["last%d" % n] = NAN
+                    else:
+                        m["last%d" % n] = float(kv["last_us"]) / ideal
+                        m["med%d" % n] = float(kv["median_us"]) / ideal
+                    m["rto%d" % n] = float(kv.get("rtos", "nan"))
+                    m["drops%d" % n] = float(kv.get("drops", "nan"))
+                if m:
+                    runs[cc].append(m)
+        cols = []
+        for n in ns:
+            cols += [Col("last%d" % n, "%d-to-1 last / ideal" % n, 2, "low", True),
+                     Col("rto%d" % n, "%d-to-1 RTOs" % n, 0),
+                     Col("drops%d" % n, "%d-to-1 drops" % n, 0)]
+        t = Table("s3", "Scenario 3: incast", self.ccs, runs, cols)
+        t.notes.append(
+            "N senders of %d KB each, all at once, through a %s Mbit/s drop-tail "
+            "FIFO of %s packets; receivers ACK at once (quickack).  Ideal = N x "
+            "size / capacity (%s).  RTOs: the senders' TcpExtTCPTimeouts." % (
+                nbytes // 1024, fmt(self.rate, 0), self.p("S3_LIMIT"),
+                ", ".join("%d: %.0f ms" % (n, n * nbytes * 8 / self.rate / 1000)
+                          for n in ns)))
+        if fails:
+            t.notes.append("Rounds that did not complete (60 s limit): " + ", ".join(
+                "%s %d" % kv for kv in sorted(fails.items())))
+        big = max(ns)
+        if "swift" in self.ccs:
+            rto_max = t.stat("swift", "rto%d" % big)[2]
+            last = t.stat("swift", "last%d" % big)[0]
+            miss = []
+            if not rto_max == 0:
+                miss.append("RTOs in a run: up to %s" % fmt(rto_max, 0))
+            if not last <= 1.3:
+                miss.append("last flow %.2f x ideal" % last)
+            t.targets["swift"] = "met" if not miss else "missed: " + "; ".join(miss)
+        t.notes.append(
+            "Target (issue 6): swift completes %d-to-1 with zero retransmit "
+            "timeouts (every run) and last-flow completion <= 1.3 x ideal (median)."
+            % big)
+        # plot: completion / ideal per cc and N, median with range
+        dat = os.path.join(self.out, "plot", "s3_incast.dat")
+        with open(dat, "w") as f:
+            for i, cc in enumerate(self.ccs):
+                row = [str(i), cc]
+                for n in ns:
+                    row += [fmt(x, 3) for x in t.stat(cc, "last%d" % n)]
+                f.write(" ".join(x if x != "n/a" else "NaN" for x in row) + "\n")
+        w = 0.8 / len(ns)
+        plots = ", ".join(
+            "'%s' using ($1-0.4+%g):%d:%d:%d%s with boxerrorbars title 'N=%d'" % (
+                dat, w * (k + 0.5), 3 + 3 * k, 4 + 3 * k, 5 + 3 * k,
+                ":xtic(2)" if k == 0 else "", n)
+            for k, n in enumerate(ns))
+        self.gnuplot("s3_incast.png", [
+            "set title 'Scenario 3: incast, last flow completion / ideal (median, range)'",
+            "set style fill solid 0.5 border -1", "set boxwidth %g" % w,
+            "set ylabel 'last completion / ideal'", "set grid ytics",
+            "set logscale y", "set yrange [0.5:*]", "set xtics rotate by -30",
+            "plot " + plots + ", 1.3 with lines dt 2 lc 'black' title '1.3 x ideal'"])
+        self.plots["s3"] = ["s3_incast.png"]
+        return t
+
+    # 4 ---------------------------------------------------------------------
+    @staticmethod
+    def s4_logs(d, nflows):
+        """{(cc, run): [flow intervals [(abs_start, abs_end, mbps)], ...]}
+        from the stamped iperf3 server logs (one per flow, a MARK line
+        before each run)."""
+        rx = re.compile(r"^(\d+\.\d+) \[\s*\d+\]\s+([\d.]+)-([\d.]+)\s+sec\s+"
+                        r"[\d.]+ \w*Bytes\s+([\d.]+) ([KMG]?)bits/sec\s*$")
+        out = {}
+        for k in range(nflows):
+            try:
+                lines = open(os.path.join(d, "f%d.log" % (k + 1))).read().splitlines()
+            except OSError:
+                continue
+            key, ivs = None, []
+            for line in lines + ["0 MARK - 0"]:
+                f = line.split()
+                if len(f) == 4 and f[1] == "MARK":
+                    if key and ivs:
+                        # A line is printed after its interval ends: the
+                        # smallest delay is the best estimate of where the
+                        # server's clock starts.
+                        anchor = min(ts - b for ts, a, b, v in ivs)
+                        out.setdefault(key, [[] for _ in range(nflows)])[k] = \
+                            [(anchor + a, anchor + b, v) for ts, a, b, v in ivs]
+                    key, ivs = (f[2], int(f[3])), []
+                    continue
+                mo = rx.match(line)
+                if not mo:
+                    continue
+                ts, a, b, v, u = mo.groups()
+                a, b = float(a), float(b)
+                if b - a <= 0:
+                    continue
+                v = float(v) * {"": 1e-6, "K": 1e-3, "M": 1, "G": 1e3}[u]
+                ivs.append((float(ts), a, b, v))
+        return out
+
+    def fair(self):
+        d = os.path.join(self.raw, "s4")
+        if not os.path.isdir(d):
+            return None
+        binw = float(self.p("S4_BIN"))
+        settle = float(self.p("S4_SETTLE"))
+        conv_j = float(self.p("S4_CONV_JAIN"))
+        nflows = len(self.p("S4_START").split())
+        runs = {}
+        self.s4_series = {}
+        logs = self.s4_logs(d, nflows)
+        for cc in self.ccs:
+            runs[cc] = []
+            for r in range(1, self.nruns + 1):
+                flows = [f for f in logs.get((cc, r), []) if f]
+                if len(flows) < 2:
+                    continue
+                m = self.s4_metrics(flows, binw, settle, conv_j)
+                runs[cc].append(m)
+                if r == 1:
+                    self.s4_series[cc] = flows
+        cols = [Col("jain", "Jain's index >= %g s after a change (worst change)"
+                    % settle, 3, "high", True),
+                Col("conv", "time to converge s (worst change)", 2, "low", True),
+                Col("util", "goodput % of capacity", 1, "high", True)]
+        t = Table("s4", "Scenario 4: fairness and convergence", self.ccs, runs, cols)
+        step = float(self.p("S4_STEP"))
+        sched = ", ".join("flow %d %g-%g s" % (k + 1, float(a) * step, float(b) * step)
+                          for k, (a, b) in enumerate(zip(self.p("S4_START").split(),
+                                                         self.p("S4_STOP").split())))
+        t.notes.append(
+            "%s Mbit/s bottleneck, drop-tail FIFO of %s packets; %s (the changes are "
+            "taken where the receivers saw them).  Jain's index over the flows' "
+            "mean goodputs from %g s after each change to the next; converged = "
+            "from the first %g s interval after which every interval's index "
+            "stays >= %g until the next change (the full gap when never)." % (
+                fmt(self.rate, 0), self.p("S4_LIMIT"), sched, settle, binw, conv_j))
+        for cc in ("swift", "timely-patched"):
+            if cc in self.ccs:
+                j = t.stat(cc, "jain")[0]
+                t.targets[cc] = "met" if j >= 0.98 else "missed: Jain %s" % fmt(j, 3)
+        t.notes.append("Target (issue 6): Jain's index >= 0.98 for swift and "
+                       "patched timely within %g s of a change (median of the "
+                       "worst change of each run)." % settle)
+        self.s4_plot(t.title)
+        return t
+
+    @staticmethod
+    def jain(xs):
+        s, q = sum(xs), sum(x * x for x in xs)
+        return s * s / (len(xs) * q) if q > 0 else NAN
+
+    def s4_metrics(self, flows, binw, settle, conv_j):
+        t0 = min(f[0][0] for f in flows)
+        span = [(f[0][0] - t0, f[-1][1] - t0) for f in flows]
+        end = max(e for s, e in span)
+        changes = sorted([s for s, e in span if s > binw] +
+                         [e for s, e in span if e < end - binw])
+
+        def rate_at(f, t):
+            for a, b, v in f:
+                if a - t0 <= t < b - t0:
+                    return v
+            return None
+
+        nb = int(end / binw)
+        bins = [[rate_at(f, (i + 0.5) * binw) for f in flows] for i in range(nb)]
+        total = [sum(x for x in b if x is not None) for b in bins]
+        jains, convs = [], []
+        for ci, c in enumerate(changes):
+            nxt = changes[ci + 1] if ci + 1 < len(changes) else end
+            act = [k for k, (s, e) in enumerate(span) if s <= c + binw and e >= nxt - binw]
+            if len(act) < 2:
+                continue
+            lo, hi = int(math.ceil((c + settle) / binw)), int(nxt / binw)
+            means = []
+            for k in act:
+                v = [bins[i][k] for i in range(lo, min(hi, nb)) if bins[i][k] is not None]
+                means.append(sum(v) / len(v) if v else 0.0)
+            if hi > lo:
+                jains.append(self.jain(means))
+            first = int(math.ceil(c / binw))
+            per = []
+            for i in range(first, min(hi, nb)):
+                v = [bins[i][k] or 0.0 for k in act]
+                per.append(self.jain(v))
+            conv = nxt - c
+            for i in range(len(per)):
+                if all(not isnan(x) and x >= conv_j for x in per[i:]):
+                    conv = max(0.0, (first + i) * binw - c)
+                    break
+            convs.append(conv)
+        busy = [x for i, x in enumerate(total) if i * binw < end - binw]
+        return {"jain": min(jains) if jains else NAN,
+                "conv": max(convs) if convs else NAN,
+                "util": 100.0 * (sum(busy) / len(busy)) / self.rate if busy else NAN}
+
+    def s4_plot(self, title):
+        ccs = [cc for cc in self.ccs if cc in self.s4_series]
+        if not ccs:
+            return
+        dat = os.path.join(self.out, "plot", "s4_flows.dat")
+        with open(dat, "w") as f:
+            for cc in ccs:
+                flows = self.s4_series[cc]
+                t0 = min(fl[0][0] for fl in flows)
+                for fl in flows:
+                    for a, b, v in fl:
+                        f.write("%g %g\n" % ((a + b) / 2 - t0, v))
+                    f.write("\n\n")
+        cols = 2
+        rows = (len(ccs) + cols - 1) // cols
+        cmds = ["set multiplot layout %d,%d title 'Scenario 4: goodput per flow "
+                "over time (run 1, receiver side)'" % (rows, cols),
+                "set grid", "set yrange [0:%g]" % (self.rate * 1.1),
+                "set xlabel 'time (s)'", "set ylabel 'Mbit/s'", "unset key"]
+        idx = 0
+        for cc in ccs:
+            n = len(self.s4_series[cc])
+            cmds.append("set title '%s'" % cc)
+            cmds.append("plot " + ", ".join(
+                "'%s' index %d using 1:2 with lines lw 2" % (dat, idx + k)
+                for k in range(n)))
+            idx += n
+        cmds.append("unset multiplot")
+        self.gnuplot("s4_flows.png", cmds, size=(900, 260 * rows))
+        self.plots["s4"] = ["s4_flows.png"]
+
+    # 5 ---------------------------------------------------------------------
+    def rpc(self):
+        d = os.path.join(self.raw, "s5")
+        if not os.path.isdir(d):
+            return None
+        runs = {}
+        for cc in self.ccs:
+            runs[cc] = []
+            for r in range(1, self.nruns + 1):
+                pre = os.path.join(d, "%s.%d" % (cc, r))
+                try:
+                    kv = kv_line(open(pre + ".rpc").read())
+                except OSError:
+                    continue
+                j = read_json(pre + ".json")
+                mbps = NAN
+                if j and "end" in j:
+                    mbps = j["end"].get("sum_received", {}).get("bits_per_second", NAN) / 1e6
+                m = {"util": 100.0 * mbps / self.rate}
+                for k in ("p50", "p90", "p99"):
+                    m[k] = float(kv.get(k + "_us", "nan"))
+                m["n"] = float(kv.get("rpcs", "nan"))
+                runs[cc].append(m)
+        idle = kv_line(open(os.path.join(d, "idle.rpc")).read()) \
+            if os.path.exists(os.path.join(d, "idle.rpc")) else {}
+        cols = [Col("p50", "RPC p50 us", 0, "low", True),
+                Col("p90", "RPC p90 us", 0),
+                Col("p99", "RPC p99 us", 0, "low", True),
+                Col("n", "RPCs", 0),
+                Col("util", "long flows goodput % of capacity", 1, "high", True)]
+        t = Table("s5", "Scenario 5: RPC latency under load", self.ccs, runs, cols)
+        t.notes.append(
+            "%s long flows and one closed-loop RPC client (selftests/rpc.c: %s-byte "
+            "request, 1-byte answer, %s us idle between requests, one outstanding), "
+            "all with the cc of the row, through the %s-packet drop-tail FIFO; "
+            "latency = request written to answer read.  Idle (cubic, no load): "
+            "p50 %s us, p99 %s us." % (
+                self.p("S5_FLOWS"), self.p("S5_RPC_BYTES"), self.p("S5_RPC_GAP_US"),
+                self.p("S5_LIMIT"), idle.get("p50_us", "n/a"), idle.get("p99_us", "n/a")))
+        return t
+
+    # 6 ---------------------------------------------------------------------
+    def plb(self):
+        d = os.path.join(self.raw, "s6")
+        if not os.path.isdir(d):
+            return None
+        runs = {}
+        ncl = int(self.p("S6_CLIENTS"))
+        for cc in self.s6ccs:
+            runs[cc] = []
+            for r in range(1, self.nruns + 1):
+                pre = os.path.join(d, "%s.%d" % (cc, r))
+                if not os.path.exists(pre + ".paths"):
+                    continue
+                pa = kv_line(open(pre + ".paths").read())
+                cl = []
+                for i in range(1, ncl + 1):
+                    try:
+                        kv = kv_line(open("%s.c%d" % (pre, i)).read())
+                    except OSError:
+                        kv = {}
+                    if "p50_us" in kv:
+                        cl.append(kv)
+                a, b = float(pa.get("bytes_a", 0)), float(pa.get("bytes_b", 0))
+                m = {"bshare": 100.0 * b / (a + b) if a + b else NAN,
+                     "done": float(sum(int(c["rpcs"]) for c in cl)),
+                     "p50": med([float(c["p50_us"]) for c in cl]) / 1000,
+                     "p99": max([float(c["p99_us"]) for c in cl] or [NAN]) / 1000}
+                dur = max([float(c["total_ms"]) for c in cl] or [NAN])
+                m["mbps_a"] = a * 8 / 1e3 / dur if dur else NAN
+                m["mbps_b"] = b * 8 / 1e3 / dur if dur else NAN
+                runs[cc].append(m)
+        cols = [Col("bshare", "IPv6 bytes on path B %", 0, "high", True),
+                Col("mbps_a", "path A Mbit/s", 1), Col("mbps_b", "path B Mbit/s", 1),
+                Col("p50", "RPC p50 ms (median client)", 1, "low", True),
+                Col("p99", "RPC p99 ms (worst client)", 1, "low", True),
+                Col("done", "RPCs completed", 0, "high")]
+        t = Table("s6", "Scenario 6: two paths, one congested, PLB on and off",
+                  self.s6ccs, runs, cols)
+        paths = ""
+        try:
+            paths = open(os.path.join(d, "paths.txt")).read().replace("\n", "; ")
+        except OSError:
+            pass
+        t.notes.append(
+            "IPv6 fabric with two equal-cost paths hashed on the flow label "
+            "(lib.sh topo_twopath): A %s Mbit/s, kept full by a cubic IPv4 flow "
+            "pinned to it, B %s Mbit/s, %s-packet FIFOs.  %s RPC clients of the "
+            "row's cc (rpc.c: %s KB requests, %s ms idle between them, at most %s "
+            "RPCs or %s s).  +plb: PLB on in the senders' namespace; swift and "
+            "timely use SWIFT_PLB_PARAMS / TIMELY_PLB_PARAMS here.  Idle path "
+            "RTTs with the competitor running: %s" % (
+                self.p("S6_RATE_A"), self.p("S6_RATE_B"), self.p("S6_LIMIT"), ncl,
+                int(self.p("S6_RPC_BYTES")) // 1024,
+                int(self.p("S6_RPC_GAP_US")) // 1000, self.p("S6_RPCS"),
+                self.p("S6_SECS"), paths))
+        return t
+
+    # --- output -------------------------------------------------------------
+    def gnuplot(self, png, cmds, size=(800, 480)):
+        script = ["set terminal pngcairo size %d,%d font 'sans,9'" % size,
+                  "set output '%s'" % os.path.join(self.out, png)] + cmds
+        path = os.path.join(self.out, "plot", png + ".gp")
+        with open(path, "w") as f:
+            f.write("\n".join(script) + "\n")
+        r = subprocess.run(["gnuplot", path], capture_output=True, text=True)
+        if r.returncode:
+            sys.stderr.write("report: gnuplot %s failed:\n%s" % (png, r.stderr))
+
+    def build(self):
+        os.makedirs(os.path.join(self.out, "plot"), exist_ok=True)
+        for t in (self.bulk("s1", "Scenario 1: deep drop-tail FIFO, long flows"),
+                  self.bulk("s2", "Scenario 2: shallow ECN-marking queue, long flows"),
+                  self.incast(), self.fair(), self.rpc(), self.plb()):
+            if t is None:
+                continue
+            self.tables.append(t)
+            for n in t.notes:
+                pass
+            with open(os.path.join(self.out, t.name + ".md"), "w") as f:
+                f.write(t.markdown())
+            with open(os.path.join(self.out, t.name + ".tsv"), "w") as f:
+                f.write(t.tsv())
+        self.write_rst()
+
+    def header_lines(self):
+        run = {}
+        try:
+            for line in open(os.path.join(self.out, "run.txt")):
+                if ": " in line and not line.startswith(" "):
+                    k, v = line.rstrip("\n").split(": ", 1)
+                    run[k] = v
+        except OSError:
+            pass
+        g = self.G
+        lines = ["Command: ``%s``" % run.get("command", "make bench"),
+                 "Started %s; tree %s; host %s; VM %s; guest kernel %s." % (
+                     run.get("started", "?"), run.get("tree", "?"),
+                     run.get("host", "?"), run.get("vm", "?"), g.get("kernel", "?"))]
+        if "wall_secs" in run:
+            lines.append("Wall-clock time, build to report: %s s." % run["wall_secs"])
+        secs = ["%s %s s" % (k[:2], v) for k, v in sorted(g.items())
+                if re.match(r"s\d_secs$", k)]
+        if secs:
+            lines.append("VM time per scenario: " + ", ".join(secs) + ".")
+        lines.append("Repeats: %d per measurement, interleaved across the "
+                     "congestion controls; figures are medians with the range "
+                     "(min-max) of the repeats in brackets." % self.nruns)
+        for m in ("tcp_swift", "tcp_timely", "tcp_plb", "tcp_dcqcn"):
+            if m in g:
+                lines.append("``%s`` parameters: ``%s``" % (m, g[m]))
+        return lines
+
+    def write_rst(self):
+        title = "Benchmark results"
+        out = [".. SPDX-License-Identifier: GPL-2.0", "",
+               "=" * len(title), title, "=" * len(title), "",
+               "The latest ``make bench`` run (tools/bench/, settings in "
+               "``tools/bench/params.sh``): our congestion controls against the "
+               "kernel's own, in one VM boot on one emulated network.  Ratios "
+               "(\"x best stock\") divide a median by the best median among the "
+               "stock congestion controls (cubic, dctcp, vegas, nv, cdg, bbr): "
+               "highest goodput, lowest delay.  The issue's targets are "
+               "reported, not asserted.", "",
+               "Test bed", "========", ""]
+        for line in self.header_lines():
+            out += [line, ""]
+        out += ["The test bed is a 2-core software-emulated VM (QEMU TCG): its "
+                "idle RTT is 0.5-0.9 ms with timer spikes of 10 ms and more, so "
+                "delay-based algorithms run with the VM parameters of "
+                "``selftests/lib.sh`` (targets above that floor), and absolute "
+                "figures say little about a real fabric; the comparison, on the "
+                "same network in the same run, is the point.", ""]
+        for t in self.tables:
+            out += [t.title, "-" * len(t.title), "", t.rst()]
+            for png in self.plots.get(t.name, []):
+                out += [".. image:: results/" + png, "   :width: 90%", ""]
+        ack = os.path.join(self.out, "ackcost.tsv")
+        if os.path.exists(ack):
+            rows = [l.split("\t") for l in open(ack).read().splitlines()]
+            title = "Per-ACK cost of the algorithm cores"
+            out += [title, "-" * len(title), "",
+                    ".. csv-table:: instructions per call (callgrind)",
+                    "   :header-rows: 1", "   :delim: |", "",
+                    '   "core"|"instructions per call"|"what one call is"']
+            for r in rows[1:]:
+                out.append('   "%s"|"%s"|"%s"' % (r[0], r[1], r[3]))
+            note = ""
+            try:
+                md = open(os.path.join(self.out, "ackcost.md")).read()
+                note = md.strip().splitlines()[-1]
+            except OSError:
+                pass
+            out += ["", note, ""]
+        with open(os.path.join(self.out, "results.rst"), "w") as f:
+            f.write("\n".join(out))
+
+
+# --- check (smoke test) ---------------------------------------------------
+
+def check(out):
+    P = read_kv_file(os.path.join(out, "params.env"))
+    G = read_kv_file(os.path.join(out, "guest.txt"))
+    errs = []
+    scen = P.get("BENCH_SCENARIOS", "").split()
+    if not scen:
+        errs.append("no BENCH_SCENARIOS in params.env")
+    for s in scen:
+        ccs = (G.get("s6_ccs") if s == "6" else G.get("ccs", "")).split()
+        tsv = os.path.join(out, "s%s.tsv" % s)
+        md = os.path.join(out, "s%s.md" % s)
+        try:
+            rows = [l.split("\t") for l in open(tsv).read().splitlines()]
+        except OSError:
+            errs.append("missing " + tsv)
+            continue
+        head = rows[0] if rows else []
+        if not head or head[0] != "cc":
+            errs.append(tsv + ": no header")
+            continue
+        if [r[0] for r in rows[1:]] != ccs:
+            errs.append("%s: rows %s, expected %s" % (tsv, [r[0] for r in rows[1:]], ccs))
+        for r in rows[1:]:
+            if len(r) != len(head):
+                errs.append("%s: %s has %d fields, header %d" % (tsv, r[0], len(r), len(head)))
+                continue
+            if r[1] != P.get("BENCH_RUNS"):
+                errs.append("%s: %s has %s runs, expected %s" % (tsv, r[0], r[1], P.get("BENCH_RUNS")))
+            for h, v in zip(head[2:-1], r[2:-1]):
+                try:
+                    x = float(v)
+                except ValueError:
+                    errs.append("%s: %s %s = %r is not a number" % (tsv, r[0], h, v))
+                    continue
+                if h.endswith("_median") and math.isnan(x):
+                    errs.append("%s: %s %s is missing" % (tsv, r[0], h))
+        try:
+            lines = [l for l in open(md).read().splitlines() if l.startswith("|")]
+        except OSError:
+            errs.append("missing " + md)
+            continue
+        if len(lines) != len(ccs) + 2:
+            errs.append("%s: %d table lines, expected %d" % (md, len(lines), len(ccs) + 2))
+        if len(set(l.count("|") for l in lines)) != 1:
+            errs.append(md + ": rows with different numbers of columns")
+    for png in glob.glob(os.path.join(out, "*.png")):
+        with open(png, "rb") as f:
+            if f.read(8) != b"\x89PNG\r\n\x1a\n":
+                errs.append(png + " is not a PNG")
+    if "1" in scen and not os.path.exists(os.path.join(out, "s1_rtt_cdf.png")):
+        errs.append("no s1_rtt_cdf.png")
+    if not os.path.exists(os.path.join(out, "results.rst")):
+        errs.append("no results.rst")
+    for e in errs:
+        print("bench check: " + e)
+    print("bench check: %s" % ("tables well formed" if not errs else "%d problems" % len(errs)))
+    return 1 if errs else 0
+
+
+def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "--check":
+        return check(sys.argv[2])
+    if len(sys.argv) != 2:
+        sys.stderr.write(__doc__)
+        return 2
+    Run(sys.argv[1]).build()
+    for f in sorted(glob.glob(os.path.join(sys.argv[1], "s*.md"))) + \
+            glob.glob(os.path.join(sys.argv[1], "ackcost.md")):
+        print(open(f).read())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,257 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The benchmark's guest part: runs inside the test VM (tools/bench/bench.sh
+# boots it once for the whole suite) and records raw measurements under
+# OUT/raw/sN/ for the host to turn into tables and plots (report.sh).
+# Every congestion control runs in the same VM, on the same emulated
+# network; the repeats are interleaved (run 1 of every cc, then run 2...)
+# so that a slow spell of the host does not fall on one cc alone.
+#
+#   tools/bench/scenarios.sh OUT
+set +e
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../../selftests/lib.sh"
+
+OUT=$1
+R=$OUT/raw
+# The settings the host recorded for this run (bench.sh), if any.
+[ -f "$OUT/params.env" ] && . "$OUT/params.env"
+. "$here/params.sh"
+mkdir -p "$R"
+require_root
+
+say() { echo "bench: $*"; }
+stamp() { date -u +%H:%M:%S; }
+
+# --- the congestion controls ------------------------------------------
+load_module tcp_plb enabled=0 || say "no tcp_plb: scenario 6 runs without PLB"
+# shellcheck disable=SC2086
+load_module tcp_swift $SWIFT_VM_PARAMS || exit 1
+# shellcheck disable=SC2086
+load_module tcp_timely $TIMELY_VM_PARAMS || exit 1
+CCS=""
+for cc in $BENCH_STOCK; do
+	CCS="$CCS $cc"
+	# dcqcn, when it is in the tree, next to dctcp (both want ECN marks).
+	if [ "$cc" = dctcp ] && [ -f "$DCC_ROOT/tcp_dcqcn.ko" ]; then
+		# shellcheck disable=SC2086
+		load_module tcp_dcqcn ${DCQCN_VM_PARAMS:-} && CCS="$CCS dcqcn"
+	fi
+done
+CCS="${CCS# } $BENCH_OURS"
+for cc in $CCS $S6_CCS; do
+	case ${cc%+plb} in
+	swift | timely | timely-patched | dcqcn) ;;
+	*) load_stock_cc "$cc" || say "cannot load tcp_$cc" ;;
+	esac
+done
+# shellcheck disable=SC2046
+allow_cc $(for m in swift timely dcqcn; do [ -d /sys/module/tcp_$m ] && echo $m; done)
+
+{
+	echo "kernel=$(uname -r)"
+	echo "ccs=$CCS"
+	echo "s6_ccs=$S6_CCS"
+	echo "cpus=$(nproc)"
+	for m in tcp_swift tcp_timely tcp_plb tcp_dcqcn; do
+		[ -d "/sys/module/$m/parameters" ] || continue
+		echo "$m=$(cd "/sys/module/$m/parameters" &&
+			   grep -H . -- * | sed 's/:/=/' | tr '\n' ' ')"
+	done
+} > "$OUT/guest.txt"
+say "kernel $(uname -r); congestion controls: $CCS"
+
+trap topo_cleanup EXIT
+
+# Scenarios 1-5 share one dumbbell (building it costs seconds of emulated
+# CPU); each sets its own bottleneck queue.
+DUMBBELL=0
+dumbbell() {	# LIMIT [red KB]
+	if [ $DUMBBELL = 0 ]; then
+		topo_dumbbell
+		iperf_server 5201
+		DUMBBELL=1
+	fi
+	in_rtr tc qdisc del dev rs0 root 2>/dev/null
+	topo_shape "$BENCH_RATE" "$BENCH_DELAY" "$@"
+}
+
+# --- 1, 2: long flows through a deep FIFO / an ECN-marking queue -------
+scenario_bulk() {	# TAG LIMIT AQM KB FLOWS SECS WARM
+	local tag=$1 limit=$2 aqm=$3 kb=$4 flows=$5 secs=$6 warm=$7
+	local r cc name d0 m0 d1 m1
+	mkdir -p "$R/$tag"
+	dumbbell "$limit" "$aqm" "$kb"
+	ping_rtts 100 0.01 2 > "$R/$tag/idle.rtt"
+	# Counters between runs (one look at the qdisc per run).
+	read -r d0 m0 <<< "$(bottleneck_counts)"
+	for r in $(seq "$BENCH_RUNS"); do
+		for cc in $CCS; do
+			say "$(stamp) $tag $cc run $r/$BENCH_RUNS"
+			name=$(cc_use "$cc")
+			bulk_run "$name" "$secs" "$flows" "$R/$tag/$cc.$r" \
+				"$BENCH_PROBE_HZ" "$warm"
+			read -r d1 m1 <<< "$(bottleneck_counts)"
+			echo "drops=$((d1 - d0)) marks=$((m1 - m0))" > "$R/$tag/$cc.$r.q"
+			d0=$d1 m0=$m1
+			sleep 0.3
+		done
+	done
+}
+
+# --- 3: incast ---------------------------------------------------------
+scenario_incast() {
+	local r cc name n sink
+	mkdir -p "$R/s3"
+	dumbbell "$S3_LIMIT"
+	in_srv ip route replace default via 10.0.2.254 quickack 1
+	in_srv "$DCC_BIN/incast" -s 6000 &
+	sink=$!
+	sleep 0.3
+	for r in $(seq "$BENCH_RUNS"); do
+		for cc in $CCS; do
+			say "$(stamp) s3 $cc run $r/$BENCH_RUNS"
+			name=$(cc_use "$cc")
+			for n in $S3_FLOWS; do
+				incast_round "$n" "$S3_BYTES" "$name" \
+					> "$R/s3/$cc.$n.$r" 2>&1
+				sleep 0.3
+			done
+		done
+	done
+	kill $sink 2>/dev/null
+	in_srv ip route replace default via 10.0.2.254
+}
+
+# --- 4: flows joining and leaving ---------------------------------------
+scenario_fair() {
+	local r cc name k pids start stop nstart=() nstop=()
+	mkdir -p "$R/s4"
+	read -ra nstart <<< "$S4_START"
+	read -ra nstop <<< "$S4_STOP"
+	dumbbell "$S4_LIMIT"
+	# One server per flow for the whole scenario; each run starts with a
+	# MARK line in every log.
+	for k in "${!nstart[@]}"; do
+		iperf_server_log $((5301 + k)) "$R/s4/f$((k + 1)).log" "$S4_BIN" &
+	done
+	sleep 0.5
+	for r in $(seq "$BENCH_RUNS"); do
+		for cc in $CCS; do
+			say "$(stamp) s4 $cc run $r/$BENCH_RUNS"
+			name=$(cc_use "$cc")
+			pids=""
+			for k in "${!nstart[@]}"; do
+				echo "$EPOCHREALTIME MARK $cc $r" >> "$R/s4/f$((k + 1)).log"
+				start=$(awk -v a="${nstart[$k]}" -v s="$S4_STEP" 'BEGIN { print a * s }')
+				stop=$(awk -v a="${nstop[$k]}" -v s="$S4_STEP" 'BEGIN { print a * s }')
+				{ sleep "$start"
+				  in_cli iperf3 -c "$SRV_IP" -p $((5301 + k)) -C "$name" \
+					-t "$(awk -v a="$start" -v b="$stop" 'BEGIN { print b - a }')" \
+					>/dev/null 2>&1; } &
+				pids="$pids $!"
+			done
+			# shellcheck disable=SC2086
+			wait $pids
+			sleep 0.3
+		done
+	done
+	# The servers stay until the dumbbell goes (topo_cleanup).
+}
+
+# --- 5: RPC latency under load ------------------------------------------
+scenario_rpc() {
+	local r cc name pid srv secs
+	mkdir -p "$R/s5"
+	dumbbell "$S5_LIMIT"
+	in_srv "$DCC_BIN/rpc" -s 7000 &
+	srv=$!
+	sleep 0.3
+	secs=$(awk -v s="$S5_SECS" -v w="$S5_WARM" 'BEGIN { x = int(s - w - 0.5); print x < 1 ? 1 : x }')
+	in_cli "$DCC_BIN/rpc" -c "$SRV_IP" 7000 1000000 "$S5_RPC_BYTES" \
+		"$S5_RPC_GAP_US" cubic 1 > "$R/s5/idle.rpc" 2>&1
+	for r in $(seq "$BENCH_RUNS"); do
+		for cc in $CCS; do
+			say "$(stamp) s5 $cc run $r/$BENCH_RUNS"
+			name=$(cc_use "$cc")
+			iperf_flow "$name" "$S5_SECS" 5201 -P "$S5_FLOWS" \
+				> "$R/s5/$cc.$r.json" &
+			pid=$!
+			sleep "$S5_WARM"
+			in_cli "$DCC_BIN/rpc" -c "$SRV_IP" 7000 1000000 \
+				"$S5_RPC_BYTES" "$S5_RPC_GAP_US" "$name" "$secs" \
+				> "$R/s5/$cc.$r.rpc" 2>&1
+			wait $pid
+			sleep 0.3
+		done
+	done
+	kill $srv 2>/dev/null
+}
+
+# --- 6: two paths, one congested, PLB on and off ------------------------
+scenario_plb() {
+	local r cc name comp srv a0 b0 i pids
+	mkdir -p "$R/s6"
+	# shellcheck disable=SC2086
+	set_params tcp_swift $SWIFT_PLB_PARAMS
+	# shellcheck disable=SC2086
+	set_params tcp_timely $TIMELY_PLB_PARAMS
+	DUMBBELL=0
+	topo_twopath "$S6_RATE_B" "$BENCH_DELAY" "$S6_LIMIT"
+	in_rtr tc class replace dev pa0 parent 1: classid 1:1 htb \
+		rate "${S6_RATE_A}mbit" ceil "${S6_RATE_A}mbit" burst 30k cburst 30k
+	in_srv iperf3 -s -D -p 5201 >/dev/null 2>&1
+	in_srv "$DCC_BIN/rpc" -s 7000 &
+	srv=$!
+	sleep 0.3
+	in_cli iperf3 -4 -c "$SRV_IP" -p 5201 -C cubic -t 3600 >/dev/null 2>&1 &
+	comp=$!
+	sleep 3
+	{ echo "path A: $(in_rtr ping -c 10 -i 0.1 fd00:a::2 | tail -n 1)"
+	  echo "path B: $(in_rtr ping -c 10 -i 0.1 fd00:b::2 | tail -n 1)"
+	} > "$R/s6/paths.txt"
+	for r in $(seq "$BENCH_RUNS"); do
+		for cc in $S6_CCS; do
+			say "$(stamp) s6 $cc run $r/$BENCH_RUNS"
+			name=$(cc_use "$cc")
+			a0=$(path_bytes6 pa0)
+			b0=$(path_bytes6 pb0)
+			pids=""
+			for i in $(seq "$S6_CLIENTS"); do
+				in_cli "$DCC_BIN/rpc" -c "$SRV_IP6" 7000 "$S6_RPCS" \
+					"$S6_RPC_BYTES" "$S6_RPC_GAP_US" "$name" \
+					"$S6_SECS" > "$R/s6/$cc.$r.c$i" 2>&1 &
+				pids="$pids $!"
+			done
+			# shellcheck disable=SC2086
+			wait $pids
+			echo "bytes_a=$(($(path_bytes6 pa0) - a0)) bytes_b=$(($(path_bytes6 pb0) - b0))" \
+				> "$R/s6/$cc.$r.paths"
+			sleep 0.5
+		done
+	done
+	kill $comp $srv 2>/dev/null
+	topo_cleanup
+	# shellcheck disable=SC2086
+	set_params tcp_swift $SWIFT_VM_PARAMS
+	# shellcheck disable=SC2086
+	set_params tcp_timely $TIMELY_VM_PARAMS
+}
+
+for s in $BENCH_SCENARIOS; do
+	t0=$(date +%s)
+	case $s in
+	1) scenario_bulk s1 "$S1_LIMIT" fifo 0 "$S1_FLOWS" "$S1_SECS" "$S1_WARM" ;;
+	2) scenario_bulk s2 "$S2_LIMIT" red "$S2_RED_KB" "$S2_FLOWS" "$S2_SECS" "$S2_WARM" ;;
+	3) scenario_incast ;;
+	4) scenario_fair ;;
+	5) scenario_rpc ;;
+	6) scenario_plb ;;
+	*) say "no scenario $s"; continue ;;
+	esac
+	echo "s${s}_secs=$(($(date +%s) - t0))" >> "$OUT/guest.txt"
+	say "$(stamp) scenario $s took $(($(date +%s) - t0)) s"
+done
+trap - EXIT
+exit 0
