@@ -82,6 +82,16 @@ if [ "${SKIP_VM:-0}" != 1 ]; then
 		echo "check: the VM runner reported a problem (exit $rc)"
 		fail=$((fail + 1))
 	fi
+
+	# The benchmark's smoke test: one short scenario, two congestion
+	# controls, one VM boot (about 40 s); the tables must come out well
+	# formed.  Its figures are not judged.
+	echo "== benchmark smoke test in the VM"
+	bench_smoke() {
+		BENCH_SMOKE=1 BENCH_OUT="$logdir/bench-smoke" tools/bench/bench.sh &&
+			! grep -q "^vm: " "$logdir/bench-smoke.log"
+	}
+	step bench-smoke bench_smoke
 fi
 
 echo "logs: $logdir"
