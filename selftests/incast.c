@@ -2,10 +2,20 @@
 /*
  * N-to-1 incast with synchronized starts.
  *
- *   incast -s PORT                      sink: accept, read to EOF, close
+ *   incast -s PORT [MS]                 sink: accept, read to EOF, close;
+ *                                       with MS, every MS milliseconds a
+ *                                       line "T_US SPORT BYTES" for each
+ *                                       connection that received data in
+ *                                       the interval (T_US: its end,
+ *                                       CLOCK_MONOTONIC; SPORT: the
+ *                                       sender's port)
  *   incast -c ADDR PORT N BYTES [CC]    open N connections (with CC if
  *                                       given), then send BYTES on each
  *                                       at once
+ *   incast -b ADDR PORT SECS [CC]       one bulk flow for SECS seconds, then
+ *                                       an abortive close (RST: no send
+ *                                       buffer left to drain), so that the
+ *                                       flow ends when it is told to
  *
  * The client connects every flow first and only then starts sending on all
  * of them from one poll loop, so the flows really start together (a
@@ -25,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -53,8 +64,24 @@ static int cmp_ll(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static int sink(const char *port)
+static void report(long long t, int n, const int *sport, long long *bytes)
 {
+	int i;
+
+	for (i = 1; i < n; i++) {
+		if (!bytes[i])
+			continue;
+		printf("%lld %d %lld\n", t, sport[i], bytes[i]);
+		bytes[i] = 0;
+	}
+	fflush(stdout);
+}
+
+static int sink(const char *port, long interval_ms)
+{
+	static int sport[MAX_FLOWS + 1];
+	static long long bytes[MAX_FLOWS + 1];
+	long long next = now_us() + interval_ms * 1000;
 	struct addrinfo hints = { .ai_family = AF_INET6,
 				  .ai_socktype = SOCK_STREAM,
 				  .ai_flags = AI_PASSIVE }, *ai;
@@ -73,14 +100,32 @@ static int sink(const char *port)
 	freeaddrinfo(ai);
 	pfd[0] = (struct pollfd){ .fd = lfd, .events = POLLIN };
 	for (;;) {
-		if (poll(pfd, n, -1) < 0 && errno != EINTR)
+		int wait_ms = -1;
+
+		if (interval_ms > 0) {
+			long long now = now_us();
+
+			if (now >= next) {
+				report(next, n, sport, bytes);
+				next += interval_ms * 1000;
+				if (next <= now)	/* fell behind: skip */
+					next = now + interval_ms * 1000;
+			}
+			wait_ms = (int)((next - now + 999) / 1000);
+		}
+		if (poll(pfd, n, wait_ms) < 0 && errno != EINTR)
 			die("poll");
 		if ((pfd[0].revents & POLLIN) && n <= MAX_FLOWS) {
-			int fd = accept(lfd, NULL, NULL);
+			struct sockaddr_in6 peer;
+			socklen_t len = sizeof(peer);
+			int fd = accept(lfd, (struct sockaddr *)&peer, &len);
 
-			if (fd >= 0)
+			if (fd >= 0) {
+				sport[n] = ntohs(peer.sin6_port);
+				bytes[n] = 0;
 				pfd[n++] = (struct pollfd){ .fd = fd,
 							    .events = POLLIN };
+			}
 		}
 		for (i = 1; i < n; i++) {
 			ssize_t r;
@@ -88,12 +133,59 @@ static int sink(const char *port)
 			if (!pfd[i].revents)
 				continue;
 			r = read(pfd[i].fd, buf, sizeof(buf));
+			if (r > 0)
+				bytes[i] += r;
 			if (r > 0 || (r < 0 && errno == EINTR))
 				continue;
 			close(pfd[i].fd);
-			pfd[i--] = pfd[--n];
+			/* The last interval's bytes of a closing flow. */
+			if (bytes[i]) {
+				printf("%lld %d %lld\n", now_us(), sport[i],
+				       bytes[i]);
+				fflush(stdout);
+			}
+			--n;
+			pfd[i] = pfd[n];
+			sport[i] = sport[n];
+			bytes[i] = bytes[n];
+			i--;
 		}
 	}
+}
+
+static int bulk(const char *addr, const char *port, double secs,
+		const char *cc)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *ai;
+	struct linger lg = { .l_onoff = 1, .l_linger = 0 };
+	long long end;
+	int fd;
+
+	if (getaddrinfo(addr, port, &hints, &ai))
+		die("getaddrinfo");
+	fd = socket(ai->ai_family, SOCK_STREAM, 0);
+	if (fd < 0)
+		die("socket");
+	if (cc && setsockopt(fd, IPPROTO_TCP, TCP_CONGESTION, cc, strlen(cc)))
+		die("setsockopt(TCP_CONGESTION)");
+	if (connect(fd, ai->ai_addr, ai->ai_addrlen))
+		die("connect");
+	freeaddrinfo(ai);
+	end = now_us() + (long long)(secs * 1e6);
+	{
+		struct timeval tv = { .tv_sec = 0, .tv_usec = 100000 };
+
+		/* Writes give up after 100 ms so the end is kept. */
+		setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+	}
+	while (now_us() < end) {
+		if (write(fd, buf, sizeof(buf)) < 0 && errno != EINTR &&
+		    errno != EAGAIN && errno != EWOULDBLOCK)
+			die("write");
+	}
+	setsockopt(fd, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg));
+	close(fd);
+	return 0;
 }
 
 static int client(const char *addr, const char *port, int nflows,
@@ -171,12 +263,18 @@ static int client(const char *addr, const char *port, int nflows,
 
 int main(int argc, char **argv)
 {
-	if (argc == 3 && !strcmp(argv[1], "-s"))
-		return sink(argv[2]);
+	if ((argc == 3 || argc == 4) && !strcmp(argv[1], "-s")) {
+		setvbuf(stdout, NULL, _IOFBF, 1 << 16);
+		return sink(argv[2], argc == 4 ? atol(argv[3]) : 0);
+	}
+	if ((argc == 5 || argc == 6) && !strcmp(argv[1], "-b"))
+		return bulk(argv[2], argv[3], atof(argv[4]),
+			    argc == 6 ? argv[5] : NULL);
 	if ((argc == 6 || argc == 7) && !strcmp(argv[1], "-c"))
 		return client(argv[2], argv[3], atoi(argv[4]), atol(argv[5]),
 			      argc == 7 ? argv[6] : NULL);
-	fprintf(stderr, "usage: %s -s PORT | -c ADDR PORT N BYTES [CC]\n",
+	fprintf(stderr,
+		"usage: %s -s PORT [MS] | -c ADDR PORT N BYTES [CC] | -b ADDR PORT SECS [CC]\n",
 		argv[0]);
 	return 1;
 }

@@ -438,56 +438,62 @@ class Run:
                     row += [fmt(x, 3) for x in t.stat(cc, "last%d" % n)]
                 f.write(" ".join(x if x != "n/a" else "NaN" for x in row) + "\n")
         w = 0.8 / len(ns)
-        plots = ", ".join(
-            "'%s' using ($1-0.4+%g):%d:%d:%d%s with boxerrorbars title 'N=%d'" % (
-                dat, w * (k + 0.5), 3 + 3 * k, 4 + 3 * k, 5 + 3 * k,
-                ":xtic(2)" if k == 0 else "", n)
-            for k, n in enumerate(ns))
+        plots = []
+        for k, n in enumerate(ns):
+            x = "($1-0.4+%g)" % (w * (k + 0.5))
+            plots.append("'%s' using %s:%d%s with boxes title 'N=%d'" % (
+                dat, x, 3 + 3 * k, ":xtic(2)" if k == 0 else "", n))
+            plots.append("'%s' using %s:%d:%d:%d with yerrorbars lc 'black' "
+                         "pt 0 notitle" % (dat, x, 3 + 3 * k, 4 + 3 * k, 5 + 3 * k))
         self.gnuplot("s3_incast.png", [
-            "set title 'Scenario 3: incast, last flow completion / ideal (median, range)'",
+            "set title 'Scenario 3: incast, last flow completion / ideal "
+            "(median of the runs, bars: range)'",
             "set style fill solid 0.5 border -1", "set boxwidth %g" % w,
             "set ylabel 'last completion / ideal'", "set grid ytics",
-            "set logscale y", "set yrange [0.5:*]", "set xtics rotate by -30",
-            "plot " + plots + ", 1.3 with lines dt 2 lc 'black' title '1.3 x ideal'"])
+            "set yrange [0:*]", "set xrange [-0.6:%g]" % (len(self.ccs) - 0.4),
+            "set xtics rotate by -30", "set key top left",
+            "plot " + ", ".join(plots) +
+            ", 1.3 with lines dt 2 lc 'black' title '1.3 x ideal'"])
         self.plots["s3"] = ["s3_incast.png"]
         return t
 
     # 4 ---------------------------------------------------------------------
     @staticmethod
-    def s4_logs(d, nflows):
-        """{(cc, run): [flow intervals [(abs_start, abs_end, mbps)], ...]}
-        from the stamped iperf3 server logs (one per flow, a MARK line
-        before each run)."""
-        rx = re.compile(r"^(\d+\.\d+) \[\s*\d+\]\s+([\d.]+)-([\d.]+)\s+sec\s+"
-                        r"[\d.]+ \w*Bytes\s+([\d.]+) ([KMG]?)bits/sec\s*$")
+    def s4_logs(path, binw):
+        """{(cc, run): [flow, ...]} from the incast sink's log (a MARK line
+        before each run, then "T_US SPORT BYTES" every binw seconds per
+        flow); a flow is [first bin, last bin, {bin: Mbit/s}], flows in the
+        order they started, bins counted from the run's first."""
         out = {}
-        for k in range(nflows):
-            try:
-                lines = open(os.path.join(d, "f%d.log" % (k + 1))).read().splitlines()
-            except OSError:
-                continue
-            key, ivs = None, []
-            for line in lines + ["0 MARK - 0"]:
-                f = line.split()
-                if len(f) == 4 and f[1] == "MARK":
-                    if key and ivs:
-                        # A line is printed after its interval ends: the
-                        # smallest delay is the best estimate of where the
-                        # server's clock starts.
-                        anchor = min(ts - b for ts, a, b, v in ivs)
-                        out.setdefault(key, [[] for _ in range(nflows)])[k] = \
-                            [(anchor + a, anchor + b, v) for ts, a, b, v in ivs]
-                    key, ivs = (f[2], int(f[3])), []
-                    continue
-                mo = rx.match(line)
-                if not mo:
-                    continue
-                ts, a, b, v, u = mo.groups()
-                a, b = float(a), float(b)
-                if b - a <= 0:
-                    continue
-                v = float(v) * {"": 1e-6, "K": 1e-3, "M": 1, "G": 1e3}[u]
-                ivs.append((float(ts), a, b, v))
+        try:
+            lines = open(path).read().splitlines()
+        except OSError:
+            return out
+        key, rows = None, []
+
+        def close():
+            if not key or not rows:
+                return
+            t0 = min(t for t, p, n in rows) - binw * 1e6
+            flows = {}
+            for t, p, n in rows:
+                i = max(int(math.ceil((t - t0) / (binw * 1e6) - 1e-6)) - 1, 0)
+                f = flows.setdefault(p, [i, i, {}])
+                f[0], f[1] = min(f[0], i), max(f[1], i)
+                f[2][i] = f[2].get(i, 0.0) + n * 8 / binw / 1e6
+            out[key] = sorted(flows.values(), key=lambda f: f[0])
+
+        for line in lines:
+            f = line.split()
+            if len(f) == 3 and f[0] == "MARK":
+                close()
+                key, rows = (f[1], int(f[2])), []
+            elif len(f) == 3 and key:
+                try:
+                    rows.append((int(f[0]), int(f[1]), int(f[2])))
+                except ValueError:
+                    pass
+        close()
         return out
 
     def fair(self):
@@ -497,14 +503,13 @@ class Run:
         binw = float(self.p("S4_BIN"))
         settle = float(self.p("S4_SETTLE"))
         conv_j = float(self.p("S4_CONV_JAIN"))
-        nflows = len(self.p("S4_START").split())
         runs = {}
         self.s4_series = {}
-        logs = self.s4_logs(d, nflows)
+        logs = self.s4_logs(os.path.join(d, "sink.log"), binw)
         for cc in self.ccs:
             runs[cc] = []
             for r in range(1, self.nruns + 1):
-                flows = [f for f in logs.get((cc, r), []) if f]
+                flows = logs.get((cc, r), [])
                 if len(flows) < 2:
                     continue
                 m = self.s4_metrics(flows, binw, settle, conv_j)
@@ -543,46 +548,39 @@ class Run:
         return s * s / (len(xs) * q) if q > 0 else NAN
 
     def s4_metrics(self, flows, binw, settle, conv_j):
-        t0 = min(f[0][0] for f in flows)
-        span = [(f[0][0] - t0, f[-1][1] - t0) for f in flows]
-        end = max(e for s, e in span)
-        changes = sorted([s for s, e in span if s > binw] +
-                         [e for s, e in span if e < end - binw])
-
-        def rate_at(f, t):
-            for a, b, v in f:
-                if a - t0 <= t < b - t0:
-                    return v
-            return None
-
-        nb = int(end / binw)
-        bins = [[rate_at(f, (i + 0.5) * binw) for f in flows] for i in range(nb)]
-        total = [sum(x for x in b if x is not None) for b in bins]
+        nb = max(f[1] for f in flows) + 1
+        # Rate of flow k in bin i: None outside its life, 0 when starved.
+        rate = [[(f[2].get(i, 0.0) if f[0] <= i <= f[1] else None)
+                 for i in range(nb)] for f in flows]
+        span = [(f[0] * binw, (f[1] + 1) * binw) for f in flows]
+        end = nb * binw
+        changes = sorted(set([s0 for s0, e in span if s0 > 0] +
+                             [e for s0, e in span if e < end - 1e-9]))
         jains, convs = [], []
         for ci, c in enumerate(changes):
             nxt = changes[ci + 1] if ci + 1 < len(changes) else end
-            act = [k for k, (s, e) in enumerate(span) if s <= c + binw and e >= nxt - binw]
+            act = [k for k, (s0, e) in enumerate(span)
+                   if s0 <= c + 1e-9 and e >= nxt - 1e-9]
             if len(act) < 2:
                 continue
-            lo, hi = int(math.ceil((c + settle) / binw)), int(nxt / binw)
-            means = []
-            for k in act:
-                v = [bins[i][k] for i in range(lo, min(hi, nb)) if bins[i][k] is not None]
-                means.append(sum(v) / len(v) if v else 0.0)
+            lo = int(round((c + settle) / binw))
+            hi = int(round(nxt / binw))
             if hi > lo:
+                means = [sum(rate[k][i] for i in range(lo, hi)) / (hi - lo)
+                         for k in act]
                 jains.append(self.jain(means))
-            first = int(math.ceil(c / binw))
-            per = []
-            for i in range(first, min(hi, nb)):
-                v = [bins[i][k] or 0.0 for k in act]
-                per.append(self.jain(v))
+            first = int(round(c / binw))
+            per = [self.jain([rate[k][i] for k in act]) for i in range(first, hi)]
             conv = nxt - c
             for i in range(len(per)):
                 if all(not isnan(x) and x >= conv_j for x in per[i:]):
-                    conv = max(0.0, (first + i) * binw - c)
+                    conv = i * binw
                     break
             convs.append(conv)
-        busy = [x for i, x in enumerate(total) if i * binw < end - binw]
+        # Utilization over the bins where the schedule has flows (the
+        # last, partial, bin left out).
+        busy = [sum(r[i] for r in rate if r[i] is not None)
+                for i in range(nb - 1)]
         return {"jain": min(jains) if jains else NAN,
                 "conv": max(convs) if convs else NAN,
                 "util": 100.0 * (sum(busy) / len(busy)) / self.rate if busy else NAN}
@@ -592,13 +590,12 @@ class Run:
         if not ccs:
             return
         dat = os.path.join(self.out, "plot", "s4_flows.dat")
+        binw = float(self.p("S4_BIN"))
         with open(dat, "w") as f:
             for cc in ccs:
-                flows = self.s4_series[cc]
-                t0 = min(fl[0][0] for fl in flows)
-                for fl in flows:
-                    for a, b, v in fl:
-                        f.write("%g %g\n" % ((a + b) / 2 - t0, v))
+                for lo, hi, v in self.s4_series[cc]:
+                    for i in range(lo, hi + 1):
+                        f.write("%g %g\n" % ((i + 0.5) * binw, v.get(i, 0.0)))
                     f.write("\n\n")
         cols = 2
         rows = (len(ccs) + cols - 1) // cols

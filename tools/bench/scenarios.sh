@@ -126,38 +126,41 @@ scenario_incast() {
 
 # --- 4: flows joining and leaving ---------------------------------------
 scenario_fair() {
-	local r cc name k pids start stop nstart=() nstop=()
+	local r cc name k pids start stop nstart=() nstop=() sink log
 	mkdir -p "$R/s4"
 	read -ra nstart <<< "$S4_START"
 	read -ra nstop <<< "$S4_STOP"
 	dumbbell "$S4_LIMIT"
-	# One server per flow for the whole scenario; each run starts with a
-	# MARK line in every log.
-	for k in "${!nstart[@]}"; do
-		iperf_server_log $((5301 + k)) "$R/s4/f$((k + 1)).log" "$S4_BIN" &
-	done
-	sleep 0.5
+	# One sink for the whole scenario, logging every flow's bytes each
+	# S4_BIN seconds; each run starts with a MARK line.  The senders are
+	# incast -b: they start within tens of ms of their time (iperf3 takes
+	# a second and more to start in the emulator) and stop at once.
+	log=$R/s4/sink.log
+	in_srv "$DCC_BIN/incast" -s 5300 \
+		"$(awk -v b="$S4_BIN" 'BEGIN { print int(b * 1000) }')" >> "$log" &
+	sink=$!
+	sleep 0.3
 	for r in $(seq "$BENCH_RUNS"); do
 		for cc in $CCS; do
 			say "$(stamp) s4 $cc run $r/$BENCH_RUNS"
 			name=$(cc_use "$cc")
+			echo "MARK $cc $r" >> "$log"
 			pids=""
 			for k in "${!nstart[@]}"; do
-				echo "$EPOCHREALTIME MARK $cc $r" >> "$R/s4/f$((k + 1)).log"
 				start=$(awk -v a="${nstart[$k]}" -v s="$S4_STEP" 'BEGIN { print a * s }')
 				stop=$(awk -v a="${nstop[$k]}" -v s="$S4_STEP" 'BEGIN { print a * s }')
 				{ sleep "$start"
-				  in_cli iperf3 -c "$SRV_IP" -p $((5301 + k)) -C "$name" \
-					-t "$(awk -v a="$start" -v b="$stop" 'BEGIN { print b - a }')" \
-					>/dev/null 2>&1; } &
+				  in_cli "$DCC_BIN/incast" -b "$SRV_IP" 5300 \
+					"$(awk -v a="$start" -v b="$stop" 'BEGIN { print b - a }')" \
+					"$name"; } &
 				pids="$pids $!"
 			done
 			# shellcheck disable=SC2086
 			wait $pids
-			sleep 0.3
+			sleep "$S4_BIN"
 		done
 	done
-	# The servers stay until the dumbbell goes (topo_cleanup).
+	kill $sink 2>/dev/null
 }
 
 # --- 5: RPC latency under load ------------------------------------------

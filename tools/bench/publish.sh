@@ -1,0 +1,19 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Put a benchmark run's tables and plots into the documentation:
+#   tools/bench/publish.sh bench-results/<run>
+# rebuilds the report (so that it carries the run's wall-clock time), then
+# copies results.rst to Documentation/results.rst and the plots it shows
+# to Documentation/results/.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+run=${1:?usage: tools/bench/publish.sh RESULTS_DIR}
+tools/bench/report.py "$run" >/dev/null
+mkdir -p Documentation/results
+rm -f Documentation/results/*.png
+for png in $(sed -n 's|^\.\. image:: results/||p' "$run/results.rst"); do
+	cp "$run/$png" Documentation/results/
+done
+cp "$run/results.rst" Documentation/results.rst
+echo "publish: Documentation/results.rst and $(ls Documentation/results | wc -l) plots from $run"
