@@ -600,7 +600,7 @@ class Run:
         cols = 2
         rows = (len(ccs) + cols - 1) // cols
         cmds = ["set multiplot layout %d,%d title 'Scenario 4: goodput per flow "
-                "over time (run 1, receiver side)'" % (rows, cols),
+                "over time (run 1, at the receiver)'" % (rows, cols),
                 "set grid", "set yrange [0:%g]" % (self.rate * 1.1),
                 "set xlabel 'time (s)'", "set ylabel 'Mbit/s'", "unset key"]
         idx = 0
@@ -756,6 +756,9 @@ class Run:
                      run.get("host", "?"), run.get("vm", "?"), g.get("kernel", "?"))]
         if "wall_secs" in run:
             lines.append("Wall-clock time, build to report: %s s." % run["wall_secs"])
+        if "vm_secs" in g:
+            lines.append("VM time (guest uptime at the end, boot included): %s s."
+                         % g["vm_secs"])
         secs = ["%s %s s" % (k[:2], v) for k, v in sorted(g.items())
                 if re.match(r"s\d_secs$", k)]
         if secs:
