@@ -196,7 +196,8 @@ static void advance(struct sim *x)
 	FZ_CHECK(f, events_played(&ev) <= DCQCN_MAX_EVENTS, "%u events",
 		 events_played(&ev));
 	/* Every timer period counts, played or not (the stage needs T). */
-	FZ_CHECK(f, s->timer_cnt == dcc_min_u64((u64)t0 + nt, DCQCN_COUNT_MAX),
+	FZ_CHECK(f, s->timer_cnt == (nt >= DCQCN_COUNT_MAX - t0 ?
+				     DCQCN_COUNT_MAX : t0 + nt),
 		 "T %u after %llu periods from %u", s->timer_cnt,
 		 (unsigned long long)nt, t0);
 	if (events_played(&ev))
