@@ -790,7 +790,10 @@ class Run:
                 "delay-based algorithms run with the VM parameters of "
                 "``selftests/lib.sh`` (targets above that floor), and absolute "
                 "figures say little about a real fabric; the comparison, on the "
-                "same network in the same run, is the point.", ""]
+                "same network in the same run, is the point.  Senders and "
+                "receivers run the congestion control of the row (the "
+                "receivers' ECN echo matters to dctcp and dcqcn); ECN is "
+                "negotiated by every connection (net.ipv4.tcp_ecn=1).", ""]
         for t in self.tables:
             out += [t.title, "-" * len(t.title), "", t.rst()]
             for png in self.plots.get(t.name, []):

@@ -64,6 +64,16 @@ say "kernel $(uname -r); congestion controls: $CCS"
 
 trap topo_cleanup EXIT
 
+# bench_cc NAME: cc_use, and the receivers' namespace default too: the
+# receivers run the congestion control under test, as a datacenter
+# deployment would (DCTCP's and DCQCN's ECN echo is the receiver's).
+bench_cc() {
+	local name
+	name=$(cc_use "$1")
+	in_srv sysctl -qw net.ipv4.tcp_congestion_control="$name"
+	echo "$name"
+}
+
 # Scenarios 1-5 share one dumbbell (building it costs seconds of emulated
 # CPU); each sets its own bottleneck queue.
 DUMBBELL=0
@@ -89,7 +99,7 @@ scenario_bulk() {	# TAG LIMIT AQM KB FLOWS SECS WARM
 	for r in $(seq "$BENCH_RUNS"); do
 		for cc in $CCS; do
 			say "$(stamp) $tag $cc run $r/$BENCH_RUNS"
-			name=$(cc_use "$cc")
+			name=$(bench_cc "$cc")
 			bulk_run "$name" "$secs" "$flows" "$R/$tag/$cc.$r" \
 				"$BENCH_PROBE_HZ" "$warm"
 			read -r d1 m1 <<< "$(bottleneck_counts)"
@@ -112,7 +122,7 @@ scenario_incast() {
 	for r in $(seq "$BENCH_RUNS"); do
 		for cc in $CCS; do
 			say "$(stamp) s3 $cc run $r/$BENCH_RUNS"
-			name=$(cc_use "$cc")
+			name=$(bench_cc "$cc")
 			for n in $S3_FLOWS; do
 				incast_round "$n" "$S3_BYTES" "$name" \
 					> "$R/s3/$cc.$n.$r" 2>&1
@@ -143,7 +153,7 @@ scenario_fair() {
 	for r in $(seq "$BENCH_RUNS"); do
 		for cc in $CCS; do
 			say "$(stamp) s4 $cc run $r/$BENCH_RUNS"
-			name=$(cc_use "$cc")
+			name=$(bench_cc "$cc")
 			echo "MARK $cc $r" >> "$log"
 			pids=""
 			for k in "${!nstart[@]}"; do
@@ -177,7 +187,7 @@ scenario_rpc() {
 	for r in $(seq "$BENCH_RUNS"); do
 		for cc in $CCS; do
 			say "$(stamp) s5 $cc run $r/$BENCH_RUNS"
-			name=$(cc_use "$cc")
+			name=$(bench_cc "$cc")
 			iperf_flow "$name" "$S5_SECS" 5201 -P "$S5_FLOWS" \
 				> "$R/s5/$cc.$r.json" &
 			pid=$!
@@ -217,7 +227,7 @@ scenario_plb() {
 	for r in $(seq "$BENCH_RUNS"); do
 		for cc in $S6_CCS; do
 			say "$(stamp) s6 $cc run $r/$BENCH_RUNS"
-			name=$(cc_use "$cc")
+			name=$(bench_cc "$cc")
 			a0=$(path_bytes6 pa0)
 			b0=$(path_bytes6 pb0)
 			pids=""
