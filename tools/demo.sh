@@ -46,11 +46,7 @@ echo "swift parameters: $SWIFT_VM_PARAMS"
 case $CCS in *timely*) echo "timely parameters: $TIMELY_VM_PARAMS" ;; esac
 printf '\n%-15s %4s %14s %14s %14s %8s\n' cc run "goodput Mbit/s" "RTT p50 us" "RTT p99 us" retrans
 for cc in $CCS; do
-	name=$cc
-	case $cc in
-	timely) set_param tcp_timely variant 0 ;;
-	timely-patched) set_param tcp_timely variant 1; name=timely ;;
-	esac
+	name=$(cc_use "$cc")
 	for r in $(seq "$RUNS"); do
 		read -r mbps p50 p99 retr <<< "$(measure_bulk "$name" "$SECS")"
 		printf '%-15s %4d %14.1f %14d %14d %8d\n' "$cc" "$r" "$mbps" "$p50" "$p99" "$retr"
