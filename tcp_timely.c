@@ -252,17 +252,12 @@ static void timely_decided(const struct sock *sk, struct timely *ca,
  */
 static void timely_apply(struct sock *sk)
 {
-	struct tcp_sock *tp = tcp_sk(sk);
-	struct timely *ca = inet_csk_ca(sk);
-	u64 rate = ca->s.rate_bytes_ps;
-	u32 rtt = max3(dcc_srtt_us(tp), ca->last_rtt_us, timely_p.t_high_us);
-	u32 cwnd;
+	const struct timely *ca = inet_csk_ca(sk);
+	u32 rtt = max3(dcc_srtt_us(tcp_sk(sk)), ca->last_rtt_us,
+		       timely_p.t_high_us);
 
-	cwnd = dcc_window_from_rate(rate, rtt, tp->mss_cache,
-				    READ_ONCE(cwnd_gain_pct), TIMELY_MIN_CWND,
-				    max(tp->snd_cwnd_clamp, TIMELY_MIN_CWND));
-	tcp_snd_cwnd_set(tp, cwnd);
-	dcc_pacing_set_rate(sk, rate);
+	dcc_pacing_apply(sk, ca->s.rate_bytes_ps, rtt,
+			 READ_ONCE(cwnd_gain_pct), TIMELY_MIN_CWND);
 }
 
 static void timely_init(struct sock *sk)

@@ -78,6 +78,7 @@ static inline u64 dcc_mbps_to_bytes_ps(u32 mbps)
 
 #ifdef __KERNEL__
 #include <net/sock.h>
+#include <net/tcp.h>
 
 /* Rates below this send single-segment TSO bursts (as BBR does). */
 #define DCC_MIN_TSO_RATE_BYTES_PS	(1200000 / 8)
@@ -95,6 +96,25 @@ static inline void dcc_pacing_set_rate(struct sock *sk, u64 rate_bytes_ps)
 
 	WRITE_ONCE(sk->sk_pacing_rate,
 		   (unsigned long)dcc_min_u64(rate_bytes_ps, max));
+}
+
+/*
+ * Drive a rate-based sender: pace at rate and bound outstanding data by
+ * the safeguard window dcc_window_from_rate() gives for rtt_us (the
+ * caller's worst-case RTT) and gain_pct, at least min_cwnd packets and at
+ * most the socket's clamp.  The window never limits what the rate allows.
+ */
+static inline void dcc_pacing_apply(struct sock *sk, u64 rate_bytes_ps,
+				    u32 rtt_us, u32 gain_pct, u32 min_cwnd)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	u32 cwnd;
+
+	cwnd = dcc_window_from_rate(rate_bytes_ps, rtt_us, tp->mss_cache,
+				    gain_pct, min_cwnd,
+				    max(tp->snd_cwnd_clamp, min_cwnd));
+	tcp_snd_cwnd_set(tp, cwnd);
+	dcc_pacing_set_rate(sk, rate_bytes_ps);
 }
 
 /* tcp_congestion_ops.min_tso_segs: single segments at low rates. */

@@ -48,6 +48,17 @@ static inline void dcc_stat_inc(const struct dcc_stat *st,
 	this_cpu_inc(sn->cnt[field]);
 }
 
+/* Count n events of counter field in namespace net. */
+static inline void dcc_stat_add(const struct dcc_stat *st,
+				const struct net *net, unsigned int field,
+				unsigned long n)
+{
+	struct dcc_stat_net *sn = net_generic(net, *st->net_id);
+
+	if (n)
+		this_cpu_add(sn->cnt[field], n);
+}
+
 /* Sum of counter field over the possible CPUs. */
 static inline unsigned long dcc_stat_sum(const struct dcc_stat *st,
 					 const struct net *net,

@@ -1,0 +1,525 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * DCQCN: ECN-driven rate control for TCP in the datacenter.
+ *
+ * After "Congestion Control for Large-Scale RDMA Deployments", Zhu et al.,
+ * SIGCOMM 2015, built for RoCEv2 NICs; here the three parts map to TCP:
+ *
+ *  - congestion point: a switch or router marks CE (RED/WRED with ECN
+ *    between Kmin and Kmax); the connection negotiates ECN
+ *    (TCP_CONG_NEEDS_ECN), as DCTCP does;
+ *  - notification point (receiver): CE marks become notifications on the
+ *    ACKs, at most one per cnp_interval_us, coded as a rising edge of ECE
+ *    (include/dcc_dcqcn.h explains the coding) so that the sender tells a
+ *    fresh notification from a repeated echo;
+ *  - reaction point (sender): the rate machine of include/dcc_dcqcn.h,
+ *    with its timers evaluated lazily on ACKs and transmissions; the
+ *    socket is paced at the current rate, the congestion window is only a
+ *    safeguard that bounds outstanding data (as in TIMELY).
+ *
+ * Both ends run dcqcn.  A connection that did not negotiate ECN falls back
+ * to Reno ("dcqcn-reno"), as DCTCP does.  See Documentation/dcqcn.rst.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/inet_diag.h>
+#include <linux/module.h>
+#include <net/tcp.h>
+
+#include "include/dcc_compat.h"
+#include "include/dcc_dcqcn.h"
+#include "include/dcc_pacing.h"
+#include "include/dcc_param.h"
+#include "include/dcc_stat.h"
+
+#define CREATE_TRACE_POINTS
+#include "trace/dcqcn_trace.h"
+
+#define DCQCN_VERSION "0.1"
+
+/* The safeguard window never goes below this many packets. */
+#define DCQCN_MIN_CWND	4U
+
+/* Global parameters in their core form, rebuilt on every change. */
+static struct dcqcn_params dcqcn_p __read_mostly;
+
+static void dcqcn_params_rebuild(void);
+static int dcqcn_check_rates(const char *name, unsigned int val);
+
+DCC_PARAM_UINT(g_q16, 4096, 1, 65536, NULL, dcqcn_params_rebuild,
+	       "alpha gain g, in 1/65536 (4096 = 1/16, 256 = 1/256)");
+DCC_PARAM_UINT(alpha_period_us, 55, 1, 10000000, NULL, dcqcn_params_rebuild,
+	       "alpha decays by (1 - g) once per period without notification, in microseconds");
+DCC_PARAM_UINT(timer_us, 55, 1, 10000000, NULL, dcqcn_params_rebuild,
+	       "rate-increase timer period T, in microseconds");
+DCC_PARAM_UINT(byte_counter_kb, 150, 1, 4194303, NULL, dcqcn_params_rebuild,
+	       "byte counter B: bytes acked per increase event, in KB (1024 bytes)");
+DCC_PARAM_UINT(fr_events, 5, 1, 1000, NULL, dcqcn_params_rebuild,
+	       "F: increase events of fast recovery before additive increase");
+DCC_PARAM_UINT(ai_rate_kbps, 5000, 1, 1000000000, NULL, dcqcn_params_rebuild,
+	       "additive increase step R_AI, in kbit/s");
+DCC_PARAM_UINT(hai_rate_kbps, 50000, 1, 1000000000, NULL,
+	       dcqcn_params_rebuild,
+	       "hyper increase step R_HAI, in kbit/s");
+DCC_PARAM_UINT(cnp_interval_us, 50, 1, 10000000, NULL, dcqcn_params_rebuild,
+	       "receiver: least time between two notifications of a flow, in microseconds");
+DCC_PARAM_UINT(min_rate_kbps, 1000, 1, 1000000000, dcqcn_check_rates,
+	       dcqcn_params_rebuild,
+	       "rate floor (the rate is never 0), in kbit/s");
+DCC_PARAM_UINT(line_rate_mbps, 10000, 1, 1000000, dcqcn_check_rates,
+	       dcqcn_params_rebuild,
+	       "NIC line rate: rate ceiling and start rate, in Mbit/s");
+DCC_PARAM_UINT(cwnd_gain_pct, 200, 100, 1000, NULL, NULL,
+	       "safeguard window: rate times the larger of srtt and the latest RTT sample times this, in percent");
+
+/*
+ * Cross-parameter checks apply to run-time writes; at load time the
+ * parameters arrive in any order, so dcqcn_register() checks the final
+ * combination instead and fails the load if it is bad.
+ */
+static bool dcqcn_live;
+
+static int dcqcn_check_rates(const char *name, unsigned int val)
+{
+	unsigned int line = line_rate_mbps, min = min_rate_kbps;
+
+	if (!dcqcn_live)
+		return 0;
+	if (!strcmp(name, "line_rate_mbps"))
+		line = val;
+	else
+		min = val;
+	if ((u64)min > (u64)line * 1000) {
+		pr_warn("%s=%u: min_rate_kbps (%u) must not exceed line_rate_mbps (%u Mbit/s); keeping the old value\n",
+			name, val, min, line);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static void dcqcn_params_rebuild(void)
+{
+	struct dcqcn_params p;
+
+	dcqcn_params_default(&p, dcc_mbps_to_bytes_ps(line_rate_mbps));
+	p.g_fx = g_q16;
+	p.alpha_period_us = alpha_period_us;
+	p.timer_us = timer_us;
+	p.byte_counter_bytes = byte_counter_kb * 1024;
+	p.fr_events = fr_events;
+	p.cnp_interval_us = cnp_interval_us;
+	p.ai_bytes_ps = (u64)ai_rate_kbps * 1000 / 8;
+	p.hai_bytes_ps = (u64)hai_rate_kbps * 1000 / 8;
+	p.min_rate_bytes_ps = (u64)min_rate_kbps * 1000 / 8;
+	/*
+	 * Readers on the data path may see a mix of old and new fields for
+	 * an instant; every field is valid on its own and the core never
+	 * divides by one that can be zero, so that is harmless.
+	 */
+	dcqcn_p = p;
+}
+
+/* Per-socket state, in inet_csk_ca(sk). */
+struct dcqcn {
+	struct dcqcn_state s;		/* reaction point (sender) */
+	struct dcqcn_np np;		/* notification point (receiver) */
+	u64 undo_rate_bytes_ps;		/* R_C before the last loss cut */
+	u32 prior_rcv_nxt;		/* rcv_nxt before the newest packet */
+	u32 last_rtt_us;		/* newest RTT sample, for the safeguard */
+	u32 folded;			/* CE marks since the last notification */
+	struct dcqcn_rp_echo echo;	/* ECE level of the previous ACK */
+	u8 reason;			/* enum dcqcn_reason of the last change */
+};
+
+/*
+ * Per-network-namespace counters, /proc/net/tcp_dcqcn_stat (one
+ * "Name value" line each, summed over CPUs; include/dcc_stat.h).  See
+ * Documentation/dcqcn.rst, "Observing it".
+ */
+enum dcqcn_mib_field {
+	DCQCN_MIB_CE,		/* receiver: CE-marked packets */
+	DCQCN_MIB_NOTIFY,	/* receiver: notifications signalled */
+	DCQCN_MIB_COALESCED,	/* receiver: CE marks inside an interval */
+	DCQCN_MIB_SEPARATOR,	/* receiver: separator ACKs sent */
+	DCQCN_MIB_MERGED,	/* receiver: due marks without a separator */
+	DCQCN_MIB_NOTIFIED,	/* sender: notifications received (edges) */
+	DCQCN_MIB_ECHO,		/* sender: ECE ACKs repeating one */
+	DCQCN_MIB_FR,		/* sender: fast-recovery events */
+	DCQCN_MIB_AI,		/* sender: additive-increase events */
+	DCQCN_MIB_HAI,		/* sender: hyper-increase events */
+	DCQCN_MIB_ALPHA_DECAY,	/* sender: alpha periods without notification */
+	DCQCN_MIB_RTO_CUT,	/* sender: retransmit timeouts (cut) */
+	DCQCN_MIB_RECOVERY_CUT,	/* sender: fast-recovery entries (cut) */
+	DCQCN_MIB_UNDO,		/* sender: spurious loss cuts undone */
+	DCQCN_MIB_FALLBACK,	/* connections without ECN (Reno) */
+	DCQCN_MIB_MAX
+};
+
+static const char * const dcqcn_mib_names[DCQCN_MIB_MAX] = {
+	[DCQCN_MIB_CE]			= "DcqcnCeReceived",
+	[DCQCN_MIB_NOTIFY]		= "DcqcnNotifySent",
+	[DCQCN_MIB_COALESCED]		= "DcqcnCeCoalesced",
+	[DCQCN_MIB_SEPARATOR]		= "DcqcnSeparatorAck",
+	[DCQCN_MIB_MERGED]		= "DcqcnNotifyMerged",
+	[DCQCN_MIB_NOTIFIED]		= "DcqcnNotifyReceived",
+	[DCQCN_MIB_ECHO]		= "DcqcnEchoRepeated",
+	[DCQCN_MIB_FR]			= "DcqcnFastRecovery",
+	[DCQCN_MIB_AI]			= "DcqcnAdditiveIncrease",
+	[DCQCN_MIB_HAI]			= "DcqcnHyperIncrease",
+	[DCQCN_MIB_ALPHA_DECAY]		= "DcqcnAlphaDecay",
+	[DCQCN_MIB_RTO_CUT]		= "DcqcnRtoCut",
+	[DCQCN_MIB_RECOVERY_CUT]	= "DcqcnRecoveryCut",
+	[DCQCN_MIB_UNDO]		= "DcqcnUndo",
+	[DCQCN_MIB_FALLBACK]		= "DcqcnFallback",
+};
+
+DCC_STAT_DEFINE(dcqcn_stat, "tcp_dcqcn_stat", dcqcn_mib_names);
+
+static void dcqcn_count(const struct sock *sk, enum dcqcn_mib_field f,
+			unsigned long n)
+{
+	dcc_stat_add(&dcqcn_stat, sock_net(sk), f, n);
+}
+
+static void dcqcn_count_events(const struct sock *sk,
+			       const struct dcqcn_events *ev)
+{
+	dcqcn_count(sk, DCQCN_MIB_FR, ev->fr);
+	dcqcn_count(sk, DCQCN_MIB_AI, ev->ai);
+	dcqcn_count(sk, DCQCN_MIB_HAI, ev->hai);
+	dcqcn_count(sk, DCQCN_MIB_ALPHA_DECAY, ev->alpha_decays);
+}
+
+/* The core's last stage as a trace reason. */
+static enum dcqcn_reason dcqcn_stage_reason(u8 stage)
+{
+	switch (stage) {
+	case DCQCN_STAGE_CUT:
+		return DCQCN_R_CNP;
+	case DCQCN_STAGE_FR:
+		return DCQCN_R_FR;
+	case DCQCN_STAGE_AI:
+		return DCQCN_R_AI;
+	case DCQCN_STAGE_HAI:
+		return DCQCN_R_HAI;
+	default:
+		return DCQCN_R_NONE;
+	}
+}
+
+/*
+ * Record the reason of a decision; fire tcp_dcqcn:dcqcn_update if it
+ * changed the current rate (old_rate is the rate before it).
+ */
+static void dcqcn_decided(const struct sock *sk, struct dcqcn *ca,
+			  u64 old_rate, enum dcqcn_reason reason)
+{
+	if (old_rate == ca->s.rate_c_bytes_ps)
+		return;
+	ca->reason = reason;
+	if (trace_dcqcn_update_enabled())
+		trace_dcqcn_update(sk, reason, old_rate, ca->s.rate_c_bytes_ps,
+				   ca->s.rate_t_bytes_ps, ca->s.alpha_fx);
+}
+
+/*
+ * Apply the current rate: pace at it, and bound outstanding data by what
+ * it can have in flight over the larger of srtt and the newest sample
+ * (the queue included), times cwnd_gain_pct.
+ */
+static void dcqcn_apply(struct sock *sk)
+{
+	const struct dcqcn *ca = inet_csk_ca(sk);
+	u32 rtt = max(dcc_srtt_us(tcp_sk(sk)), ca->last_rtt_us);
+
+	dcc_pacing_apply(sk, ca->s.rate_c_bytes_ps, rtt,
+			 READ_ONCE(cwnd_gain_pct), DCQCN_MIN_CWND);
+}
+
+/* Bring the lazy timers up to now (ACK or transmission). */
+static void dcqcn_catch_up(struct sock *sk, u32 bytes)
+{
+	struct dcqcn *ca = inet_csk_ca(sk);
+	struct dcqcn_events ev = { 0 };
+	u64 old_rate = ca->s.rate_c_bytes_ps;
+
+	dcqcn_on_bytes(&ca->s, &dcqcn_p, bytes, tcp_sk(sk)->tcp_mstamp, &ev);
+	dcqcn_count_events(sk, &ev);
+	dcqcn_decided(sk, ca, old_rate, dcqcn_stage_reason(ca->s.stage));
+}
+
+static struct tcp_congestion_ops dcqcn_reno;
+
+static void dcqcn_init(struct sock *sk)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct dcqcn *ca = inet_csk_ca(sk);
+
+	if (!(tp->ecn_flags & TCP_ECN_OK) &&
+	    sk->sk_state != TCP_LISTEN && sk->sk_state != TCP_CLOSE) {
+		/*
+		 * No ECN: no notifications can arrive, so fall back to Reno
+		 * (as DCTCP does) and stop sending ECT, which the handshake
+		 * set for us.
+		 */
+		dcqcn_count(sk, DCQCN_MIB_FALLBACK, 1);
+		WRITE_ONCE(inet_csk(sk)->icsk_ca_ops, &dcqcn_reno);
+		INET_ECN_dontxmit(sk);
+		return;
+	}
+	dcqcn_state_init(&ca->s, &dcqcn_p, dcqcn_p.max_rate_bytes_ps,
+			 tcp_clock_us());
+	dcqcn_np_init(&ca->np);
+	ca->undo_rate_bytes_ps = ca->s.rate_c_bytes_ps;
+	ca->prior_rcv_nxt = tp->rcv_nxt;
+	ca->last_rtt_us = 0;
+	ca->folded = 0;
+	ca->echo.ece = 0;
+	ca->reason = DCQCN_R_NONE;
+	dcc_pacing_request(sk);
+	dcqcn_apply(sk);
+}
+
+/* Set or clear the ECE echo on the ACKs we send. */
+static void dcqcn_set_ece(struct tcp_sock *tp, bool ece)
+{
+	if (ece)
+		tp->ecn_flags |= TCP_ECN_DEMAND_CWR;
+	else
+		tp->ecn_flags &= ~TCP_ECN_DEMAND_CWR;
+}
+
+/*
+ * Notification point: one ECN-capable data packet arrived (ce: marked).
+ * The kernel sends the ACK after this returns, with ECE if
+ * TCP_ECN_DEMAND_CWR is set; it sets that flag itself on a CE mark.
+ */
+static void dcqcn_np_event(struct sock *sk, bool ce)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct inet_connection_sock *icsk = inet_csk(sk);
+	struct dcqcn *ca = inet_csk_ca(sk);
+	bool pending = icsk->icsk_ack.pending & ICSK_ACK_TIMER;
+	u32 r;
+
+	r = dcqcn_np_packet(&ca->np, READ_ONCE(cnp_interval_us), ce,
+			    tp->tcp_mstamp, pending, tcp_is_sack(tp));
+	if (ce) {
+		dcqcn_count(sk, DCQCN_MIB_CE, 1);
+		ca->folded++;
+	}
+	if (r & DCQCN_NP_SEPARATE) {
+		/*
+		 * An ACK with ECE down for the data before this packet: the
+		 * delayed ACK we owe, or a duplicate of the last ACK (only
+		 * with SACK, where it cannot trigger a retransmission).
+		 */
+		dcqcn_set_ece(tp, false);
+		__tcp_send_ack(sk, ca->prior_rcv_nxt);
+		dcqcn_count(sk, DCQCN_MIB_SEPARATOR, 1);
+	}
+	if (r & DCQCN_NP_NOTIFY) {
+		icsk->icsk_ack.pending |= ICSK_ACK_NOW;
+		dcqcn_count(sk, DCQCN_MIB_NOTIFY, 1);
+		if (trace_dcqcn_notify_enabled())
+			trace_dcqcn_notify(sk, ca->folded - 1,
+					   r & DCQCN_NP_SEPARATE);
+		ca->folded = 0;
+	}
+	if (r & DCQCN_NP_COALESCED)
+		dcqcn_count(sk, DCQCN_MIB_COALESCED, 1);
+	if (r & DCQCN_NP_MERGED)
+		dcqcn_count(sk, DCQCN_MIB_MERGED, 1);
+	dcqcn_set_ece(tp, ca->np.ece);
+	ca->prior_rcv_nxt = tp->rcv_nxt;
+}
+
+/* Reaction point: every ACK; a rising edge of ECE is a notification. */
+static void dcqcn_in_ack_event(struct sock *sk, u32 flags)
+{
+	struct dcqcn *ca = inet_csk_ca(sk);
+	bool ece = flags & CA_ACK_ECE;
+	struct dcqcn_events ev = { 0 };
+	u64 old_rate;
+
+	if (!dcqcn_rp_echo(&ca->echo, ece)) {
+		if (ece)
+			dcqcn_count(sk, DCQCN_MIB_ECHO, 1);
+		return;
+	}
+	old_rate = ca->s.rate_c_bytes_ps;
+	dcqcn_on_cnp(&ca->s, &dcqcn_p, tcp_sk(sk)->tcp_mstamp, &ev);
+	dcqcn_count_events(sk, &ev);
+	dcqcn_count(sk, DCQCN_MIB_NOTIFIED, 1);
+	dcqcn_decided(sk, ca, old_rate, DCQCN_R_CNP);
+}
+
+static void dcqcn_cong_control(DCC_CONG_CONTROL_ARGS)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct dcqcn *ca = inet_csk_ca(sk);
+	u32 bytes = 0;
+
+	if (rs->rtt_us > 0)
+		ca->last_rtt_us = dcc_sat_u32(rs->rtt_us);
+	if (rs->acked_sacked > 0)
+		bytes = dcc_sat_u32((u64)rs->acked_sacked * tp->mss_cache);
+	dcqcn_catch_up(sk, bytes);
+	dcqcn_apply(sk);
+}
+
+/* Loss: halve R_C (once per episode), remembered for undo. */
+static void dcqcn_loss(struct sock *sk, enum dcqcn_reason reason)
+{
+	struct dcqcn *ca = inet_csk_ca(sk);
+	struct dcqcn_events ev = { 0 };
+	u64 old_rate = ca->s.rate_c_bytes_ps;
+
+	ca->undo_rate_bytes_ps = old_rate;
+	dcqcn_loss_cut(&ca->s, &dcqcn_p, tcp_sk(sk)->tcp_mstamp, &ev);
+	dcqcn_count_events(sk, &ev);
+	dcqcn_count(sk, reason == DCQCN_R_RTO ? DCQCN_MIB_RTO_CUT :
+						DCQCN_MIB_RECOVERY_CUT, 1);
+	dcqcn_decided(sk, ca, old_rate, reason);
+	dcqcn_apply(sk);
+}
+
+static void dcqcn_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
+{
+	switch (ev) {
+	case CA_EVENT_ECN_IS_CE:
+	case CA_EVENT_ECN_NO_CE:
+		dcqcn_np_event(sk, ev == CA_EVENT_ECN_IS_CE);
+		break;
+	case CA_EVENT_LOSS:
+		dcqcn_loss(sk, DCQCN_R_RTO);
+		break;
+	case CA_EVENT_TX_START:
+		/* Sending after idle: play the timers that fell due. */
+		dcqcn_catch_up(sk, 0);
+		dcqcn_apply(sk);
+		break;
+	default:
+		break;
+	}
+}
+
+static void dcqcn_set_state(struct sock *sk, u8 new_state)
+{
+	if (new_state == TCP_CA_Recovery &&
+	    inet_csk(sk)->icsk_ca_state != TCP_CA_Recovery)
+		dcqcn_loss(sk, DCQCN_R_RECOVERY);
+}
+
+static u32 dcqcn_ssthresh(struct sock *sk)
+{
+	return max(tcp_snd_cwnd(tcp_sk(sk)) >> 1, 2U);
+}
+
+static u32 dcqcn_undo_cwnd(struct sock *sk)
+{
+	struct dcqcn *ca = inet_csk_ca(sk);
+	u64 old_rate = ca->s.rate_c_bytes_ps;
+
+	/* The loss was spurious: take the cut back. */
+	ca->s.rate_c_bytes_ps = dcqcn_clamp_rate(&dcqcn_p,
+						 max(ca->s.rate_c_bytes_ps,
+						     ca->undo_rate_bytes_ps));
+	dcqcn_count(sk, DCQCN_MIB_UNDO, 1);
+	dcqcn_decided(sk, ca, old_rate, DCQCN_R_UNDO);
+	dcqcn_apply(sk);
+	return tcp_snd_cwnd(tcp_sk(sk));
+}
+
+/*
+ * ss -ti and getsockopt(TCP_CC_INFO): DCQCN state in the BBR layout, the
+ * one ss prints in full ("bbr:(bw:...,mrtt:...,pacing_gain:...,
+ * cwnd_gain:...)").  ss prints bw * 8 as bits per second, min_rtt / 1000
+ * as ms, both gains divided by 256 and omits a gain of 0:
+ *
+ *   bbr_bw_lo/hi     current rate R_C the socket is paced at, bytes per
+ *                    second (ss "bw": in bit/s)
+ *   bbr_min_rtt      newest RTT sample, us (ss "mrtt": in ms)
+ *   bbr_pacing_gain  alpha * 256 (ss "pacing_gain": alpha, 0..1; omitted
+ *                    below 1/256)
+ *   bbr_cwnd_gain    R_T / R_C * 256 (ss "cwnd_gain": how far the target
+ *                    rate lies above the current one, >= 1)
+ */
+static size_t dcqcn_get_info(struct sock *sk, u32 ext, int *attr,
+			     union tcp_cc_info *info)
+{
+	const struct dcqcn *ca = inet_csk_ca(sk);
+	u64 rc = ca->s.rate_c_bytes_ps, rt = ca->s.rate_t_bytes_ps;
+
+	if (!(ext & (1 << (INET_DIAG_BBRINFO - 1))) &&
+	    !(ext & (1 << (INET_DIAG_VEGASINFO - 1))))
+		return 0;
+	memset(&info->bbr, 0, sizeof(info->bbr));
+	info->bbr.bbr_bw_lo = (u32)rc;
+	info->bbr.bbr_bw_hi = (u32)(rc >> 32);
+	info->bbr.bbr_min_rtt = ca->last_rtt_us;
+	info->bbr.bbr_pacing_gain = ca->s.alpha_fx >> (DCC_FX_SHIFT - 8);
+	info->bbr.bbr_cwnd_gain = dcc_sat_u32(dcc_div_u64(rt << 8, rc ? rc : 1));
+	*attr = INET_DIAG_BBRINFO;
+	return sizeof(info->bbr);
+}
+
+static struct tcp_congestion_ops dcqcn_ops __read_mostly = {
+	.flags		= TCP_CONG_NEEDS_ECN | TCP_CONG_NON_RESTRICTED,
+	.name		= "dcqcn",
+	.owner		= THIS_MODULE,
+	.init		= dcqcn_init,
+	.cong_control	= dcqcn_cong_control,
+	.in_ack_event	= dcqcn_in_ack_event,
+	.cwnd_event	= dcqcn_cwnd_event,
+	.set_state	= dcqcn_set_state,
+	.ssthresh	= dcqcn_ssthresh,
+	.undo_cwnd	= dcqcn_undo_cwnd,
+	.min_tso_segs	= dcc_min_tso_segs,
+	.get_info	= dcqcn_get_info,
+};
+
+/* Without ECN: plain Reno (not registered; ss shows "dcqcn-reno"). */
+static struct tcp_congestion_ops dcqcn_reno __read_mostly = {
+	.ssthresh	= tcp_reno_ssthresh,
+	.cong_avoid	= tcp_reno_cong_avoid,
+	.undo_cwnd	= tcp_reno_undo_cwnd,
+	.owner		= THIS_MODULE,
+	.name		= "dcqcn-reno",
+};
+
+static int __init dcqcn_register(void)
+{
+	int err;
+
+	BUILD_BUG_ON(sizeof(struct dcqcn) > ICSK_CA_PRIV_SIZE);
+	BUILD_BUG_ON(ARRAY_SIZE(dcqcn_mib_names) != DCQCN_MIB_MAX);
+
+	dcqcn_live = true;
+	if (dcqcn_check_rates("min_rate_kbps", min_rate_kbps))
+		return -EINVAL;
+	dcqcn_params_rebuild();
+	if (WARN_ON(!dcqcn_params_valid(&dcqcn_p)))
+		return -EINVAL;
+	err = register_pernet_subsys(&dcqcn_stat_net_ops);
+	if (err)
+		return err;
+	err = tcp_register_congestion_control(&dcqcn_ops);
+	if (err)
+		unregister_pernet_subsys(&dcqcn_stat_net_ops);
+	return err;
+}
+
+static void __exit dcqcn_unregister(void)
+{
+	tcp_unregister_congestion_control(&dcqcn_ops);
+	unregister_pernet_subsys(&dcqcn_stat_net_ops);
+}
+
+module_init(dcqcn_register);
+module_exit(dcqcn_unregister);
+
+MODULE_AUTHOR("Datacenter congestion control authors");
+MODULE_LICENSE("GPL");
+MODULE_VERSION(DCQCN_VERSION);
+MODULE_DESCRIPTION("TCP DCQCN (ECN-driven rate control with notification and reaction points)");
