@@ -90,6 +90,15 @@ TIMELY_VM_PARAMS=${TIMELY_VM_PARAMS:-"line_rate_mbps=100 delta_kbps=5000 t_low_u
 SWIFT_PLB_PARAMS=${SWIFT_PLB_PARAMS:-"$SWIFT_VM_PARAMS base_target_us=5000"}
 TIMELY_PLB_PARAMS=${TIMELY_PLB_PARAMS:-"$TIMELY_VM_PARAMS t_high_us=8000"}
 
+# DCQCN's reference timers (55 us increase timer and alpha period, one
+# notification per 50 us) are sized for fabric RTTs of ~10 us; this test
+# bed's RTT is ~1 ms, so they are scaled up with it: at most one
+# notification per ms, the increase timer of the other reference config
+# (1.5 ms), alpha periods of 1 ms, a 64 KB byte counter, and steps scaled
+# to the 100 Mbit/s line (R_AI 1 %, R_HAI 5 % of it).  See
+# Documentation/dcqcn.rst, "VM test bed".
+DCQCN_VM_PARAMS=${DCQCN_VM_PARAMS:-"line_rate_mbps=100 cnp_interval_us=1000 alpha_period_us=1000 timer_us=1500 byte_counter_kb=64 ai_rate_kbps=1000 hai_rate_kbps=5000"}
+
 # ko_path MOD: the module built in the tree, else the installed one.
 ko_path() {
 	if [ -f "$DCC_ROOT/$1.ko" ]; then
@@ -215,12 +224,16 @@ check_unload_in_use() {
 # check_cc_selection CC MOD [PARAMS...]: CC can be chosen by the namespace
 # sysctl, by setsockopt(TCP_CONGESTION) and per route ("ip route ...
 # congctl"), and a connection really uses it (ss); back to cubic after.
+# SRV_CC, if set, is the receivers' congestion control (for algorithms
+# that both ends must run, like dctcp and dcqcn).
 check_cc_selection() {
 	local cc=$1 mod=$2 got out
 	shift 2
 	load_module "$mod" "$@" || { check "load $mod" false; return; }
 	topo_dumbbell
 	allow_cc "$cc"
+	[ -n "${SRV_CC:-}" ] &&
+		in_srv sysctl -qw net.ipv4.tcp_congestion_control="$SRV_CC"
 	iperf_server 5201
 	in_srv "$DCC_BIN/incast" -s 6000 &
 
@@ -426,6 +439,20 @@ topo_dumbbell() {
 	for ns in "$NS_CLI" "$NS_SRV"; do
 		ip netns exec "$ns" sysctl -qw net.ipv4.tcp_ecn=1 \
 			net.ipv4.tcp_no_metrics_save=1
+	done
+}
+
+# topo_keep_order: steer every packet arriving on the dumbbell's veths to
+# one CPU (RPS).  A veth delivers a packet into the backlog of the CPU
+# that sent it; paced senders transmit from timers on either CPU, so
+# without this consecutive packets can overtake each other (hundreds of
+# SACK reorderings and spurious fast retransmits a second in the VM,
+# where a NIC's TX queue would keep them in order).
+topo_keep_order() {
+	local ns
+	for ns in "$NS_CLI:cli0" "$NS_RTR:rc0" "$NS_RTR:rs0" "$NS_SRV:srv0"; do
+		ip netns exec "${ns%%:*}" sh -c \
+			"echo 1 > /sys/class/net/${ns#*:}/queues/rx-0/rps_cpus"
 	done
 }
 

@@ -1,0 +1,157 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# DCQCN through a RED-ECN bottleneck (marking from K KB on), compared with
+# DCTCP on the same network in the same run (both ends run the algorithm
+# under test):
+#  - one bulk flow: high utilization, and the RTT stays near the marking
+#    threshold (a queue of about K, not the full buffer);
+#  - several flows started one after the other converge to a fair share
+#    (Jain's index over the last seconds);
+#  - notification rate limiting is observable: the receiver turns many CE
+#    marks into few notifications (DcqcnCeReceived > DcqcnNotifySent), at
+#    most one per cnp_interval_us per flow, the sender sees each one once
+#    (DcqcnNotifyReceived), and the tcp_dcqcn:dcqcn_notify tracepoint
+#    fires once per notification.
+# Asserted with generous margins (the emulated VM is noisy): directions
+# and bounds, not exact figures.  See Documentation/dcqcn.rst, "VM test
+# bed", for the parameters and figures.
+. "$(dirname "$0")/lib.sh"
+require_root
+require_cmd iperf3 jq ping
+
+RATE=${RATE:-100}		# Mbit/s
+DELAY=${DELAY:-250}		# us, netem on the ACK path
+LIMIT=${LIMIT:-1000}		# packets of buffer at the bottleneck
+K=${K:-30}			# KB, RED-ECN marking threshold
+SECS=${SECS:-8}			# bulk flow
+FSECS=${FSECS:-10}		# fairness: the first flow; others start 1 s apart
+NFLOWS=${NFLOWS:-3}
+LAST=${LAST:-4}			# seconds at the end for Jain's index
+JAIN_MIN=${JAIN_MIN:-0.8}
+MOD=tcp_dcqcn
+EV=$TRACEFS/events/tcp_dcqcn/dcqcn_notify
+
+# shellcheck disable=SC2086
+load_module $MOD $DCQCN_VM_PARAMS || exit $KSFT_FAIL
+load_stock_cc dctcp
+cleanup() {
+	[ -w "$EV/enable" ] && echo 0 > "$EV/enable"
+	topo_cleanup
+}
+topo_dumbbell
+trap cleanup EXIT
+topo_shape "$RATE" "$DELAY" "$LIMIT" red "$K"
+# Paced senders: keep the veths from reordering (lib.sh), or spurious fast
+# retransmits, not ECN, set the rate.
+topo_keep_order
+allow_cc dcqcn dctcp
+# Both ends run the algorithm: each receiver's listener takes the
+# namespace default when it is created.
+in_srv sysctl -qw net.ipv4.tcp_congestion_control=dcqcn
+for i in $(seq 0 "$NFLOWS"); do iperf_server $((5201 + i)); done
+in_srv sysctl -qw net.ipv4.tcp_congestion_control=dctcp
+for i in $(seq 0 "$NFLOWS"); do iperf_server $((5301 + i)); done
+in_srv sysctl -qw net.ipv4.tcp_congestion_control=cubic
+
+idle=$(ping_rtts 50 0.01 2 | percentile 50)
+# The queueing delay of K KB at the bottleneck, us.
+kdelay=$((K * 8000 / RATE))
+log "idle RTT p50 ${idle} us; marking threshold ${K} KB = ${kdelay} us of queue"
+
+stat_srv() { mod_stat "$NS_SRV" tcp_dcqcn_stat "$1"; }
+stat_cli() { mod_stat "$NS_CLI" tcp_dcqcn_stat "$1"; }
+
+# --- one bulk flow ---------------------------------------------------------
+ce0=$(stat_srv DcqcnCeReceived)
+ns0=$(stat_srv DcqcnNotifySent)
+nr0=$(stat_cli DcqcnNotifyReceived)
+have_trace=0
+trace_start "$EV" && have_trace=1
+read -r q_mbps q_p50 q_p99 q_retr <<< "$(measure_bulk dcqcn "$SECS" 5201)"
+[ "$have_trace" = 1 ] && echo 0 > "$EV/enable"
+ce=$(($(stat_srv DcqcnCeReceived) - ce0))
+ns=$(($(stat_srv DcqcnNotifySent) - ns0))
+nr=$(($(stat_cli DcqcnNotifyReceived) - nr0))
+ntr=$(grep -c 'dcqcn_notify:' "$TRACEFS/trace")
+folded=$(grep -o 'folded=[0-9]*' "$TRACEFS/trace" |
+	 awk -F= '{ s += $2 } END { print s + 0 }')
+read -r d_mbps d_p50 d_p99 d_retr <<< "$(measure_bulk dctcp "$SECS" 5301)"
+
+log "dcqcn: ${q_mbps} Mbit/s, RTT p50 ${q_p50} us p99 ${q_p99} us, ${q_retr} retransmits"
+log "dctcp: ${d_mbps} Mbit/s, RTT p50 ${d_p50} us p99 ${d_p99} us, ${d_retr} retransmits"
+log "dcqcn notification point: ${ce} CE marks -> ${ns} notifications (trace: ${ntr} events, ${folded} marks folded); sender saw ${nr}"
+
+expect "dcqcn keeps utilization high (>= 70 % of ${RATE} Mbit/s)" \
+	"$q_mbps >= 0.70 * $RATE"
+expect "dcqcn utilization is near dctcp's (>= 75 %)" \
+	"$q_mbps >= 0.75 * $d_mbps"
+expect "dcqcn RTT p50 stays near the marking threshold (< idle + 3 x ${kdelay} us)" \
+	"$q_p50 < $idle + 3 * $kdelay"
+expect "dcqcn RTT p50 is not far above dctcp's (< 2 x + 1 ms)" \
+	"$q_p50 < 2 * $d_p50 + 1000"
+expect "dctcp RTT p50 stays near the marking threshold too (sanity)" \
+	"$d_p50 < $idle + 3 * $kdelay"
+
+# Rate limiting: CE marks are folded, at most one notification per
+# interval (plus one), and the sender decodes each notification once.
+interval=$(get_param $MOD cnp_interval_us)
+expect "the bottleneck marks CE and the receiver sees it" "$ce > 0"
+expect "the receiver sends notifications" "$ns > 0"
+expect "several CE marks per notification (rate limited)" "$ce > 2 * $ns"
+expect "at most one notification per ${interval} us" \
+	"$ns <= ($SECS + 2) * 1000000 / $interval + 1"
+expect "the sender counts each notification once (${nr} of ${ns})" \
+	"$nr >= 0.8 * $ns && $nr <= $ns + 2"
+if [ "$have_trace" = 1 ]; then
+	expect "tcp_dcqcn:dcqcn_notify fires per notification" \
+		"$ntr >= 0.9 * $ns && $ntr <= $ns"
+	expect "its events show folded CE marks" "$folded > 0"
+else
+	check "tracepoint tcp_dcqcn:dcqcn_notify exists in tracefs" false
+fi
+
+# --- fair share ------------------------------------------------------------
+# mean_mbps FILE FROM TO: mean goodput of the iperf3 intervals in [FROM, TO).
+mean_mbps() {
+	jq -r --argjson a "$2" --argjson b "$3" '[.intervals[].sum
+		| select(.start >= $a - 0.01 and .end <= $b + 0.01)
+		| .bits_per_second] | if length == 0 then 0
+		else add / length / 1e6 end' < "$1"
+}
+
+# flows CC PORT0: NFLOWS flows started 1 s apart, ending together; prints
+# "jain total_mbps x1 x2 ..." over the last LAST seconds.
+flows() {
+	local cc=$1 port0=$2 tmp i xs=
+	tmp=$(mktemp -d)
+	for i in $(seq 0 $((NFLOWS - 1))); do
+		iperf_flow "$cc" $((FSECS - i)) $((port0 + i)) > "$tmp/$i" &
+		sleep 1
+	done
+	wait
+	for i in $(seq 0 $((NFLOWS - 1))); do
+		xs="$xs $(mean_mbps "$tmp/$i" $((FSECS - i - LAST)) $((FSECS - i)))"
+	done
+	rm -rf "$tmp"
+	echo "$xs" | awk '{ for (i = 1; i <= NF; i++) { s += $i; q += $i * $i }
+		printf "%.3f %.1f %s\n", q ? s * s / (NF * q) : 0, s, $0 }'
+}
+
+read -r qj qt qx <<< "$(flows dcqcn 5201)"
+log "dcqcn: ${NFLOWS} flows, Jain ${qj} over the last ${LAST} s, total ${qt} Mbit/s, flows ${qx}"
+read -r dj dt dx <<< "$(flows dctcp 5301)"
+log "dctcp: ${NFLOWS} flows, Jain ${dj} over the last ${LAST} s, total ${dt} Mbit/s, flows ${dx}"
+expect "dcqcn flows converge to a fair share (Jain > $JAIN_MIN)" \
+	"$qj > $JAIN_MIN"
+expect "dcqcn flows together use the link (>= 60 % of ${RATE} Mbit/s)" \
+	"$qt >= 0.60 * $RATE"
+
+log "summary: cc utilization rtt_p50_us rtt_p99_us jain"
+log "summary: dcqcn $(awk -v m="$q_mbps" -v r="$RATE" 'BEGIN { printf "%.2f", m / r }') $q_p50 $q_p99 $qj"
+log "summary: dctcp $(awk -v m="$d_mbps" -v r="$RATE" 'BEGIN { printf "%.2f", m / r }') $d_p50 $d_p99 $dj"
+
+cleanup
+trap - EXIT
+unload_module $MOD
+finish

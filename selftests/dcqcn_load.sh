@@ -1,0 +1,64 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# tcp_dcqcn: load and unload, registration, parameters (good and bad
+# values, at load time and at run time, the rate cross-check), unload
+# refused while a connection uses it.
+. "$(dirname "$0")/lib.sh"
+require_root
+
+MOD=tcp_dcqcn
+AVAIL=/proc/sys/net/ipv4/tcp_available_congestion_control
+
+check "module loads" load_module $MOD
+check "dcqcn is in tcp_available_congestion_control" grep -qw dcqcn $AVAIL
+check "modinfo: license GPL" \
+	sh -c "modinfo -F license $(ko_path $MOD) | grep -qx GPL"
+check "modinfo: parameters document units and ranges" \
+	sh -c "modinfo -F parm $(ko_path $MOD) | grep -q 'cnp_interval_us:.*microseconds.*range 1-10000000'"
+
+check_params_readable $MOD
+# The reference defaults (Documentation/dcqcn.rst).
+for pv in g_q16:4096 alpha_period_us:55 timer_us:55 byte_counter_kb:150 \
+	  fr_events:5 ai_rate_kbps:5000 hai_rate_kbps:50000 \
+	  cnp_interval_us:50 min_rate_kbps:1000; do
+	check "default ${pv%%:*} is ${pv#*:}" \
+		test "$(get_param $MOD "${pv%%:*}")" = "${pv#*:}"
+done
+
+check "a valid value is accepted" set_param $MOD g_q16 256
+check "and read back" test "$(get_param $MOD g_q16)" = 256
+
+check_bad_writes $MOD g_q16:0 g_q16:65537 g_q16:-1 g_q16:abc \
+	alpha_period_us:0 timer_us:0 byte_counter_kb:0 \
+	byte_counter_kb:4194304 fr_events:0 ai_rate_kbps:0 hai_rate_kbps:0 \
+	cnp_interval_us:0 min_rate_kbps:0 line_rate_mbps:0 \
+	cwnd_gain_pct:99 "timer_us:1 2"
+check "min_rate_kbps above the line rate is refused" \
+	bad_write $MOD min_rate_kbps 10000001
+check "min_rate_kbps below the line rate is accepted" \
+	set_param $MOD min_rate_kbps 50000
+check "line_rate_mbps below min_rate_kbps is refused" \
+	bad_write $MOD line_rate_mbps 40
+check "line_rate_mbps kept" test "$(get_param $MOD line_rate_mbps)" = 10000
+check "unload" unload_module $MOD
+check "dcqcn is gone from tcp_available_congestion_control" \
+	sh -c "! grep -qw dcqcn $AVAIL"
+
+# Load-time parameters in any order; a bad one fails the load.
+# shellcheck disable=SC2086
+check "load with the VM test-bed parameters" load_module $MOD $DCQCN_VM_PARAMS
+check "load-time parameters applied" \
+	test "$(get_param $MOD line_rate_mbps)" = 100
+unload_module $MOD
+check "load with g_q16=0 fails" \
+	sh -c "! insmod $(ko_path $MOD) g_q16=0 2>/dev/null"
+check "load with min_rate above the line rate fails" \
+	sh -c "! insmod $(ko_path $MOD) line_rate_mbps=10 min_rate_kbps=20000 2>/dev/null"
+check "and leaves nothing loaded" sh -c "! grep -q '^$MOD ' /proc/modules"
+
+# Unloading while a socket uses the module is refused; afterwards it works.
+# (Loopback negotiates ECN: the module has ECN and TCP_CONG_NEEDS_ECN.)
+check_unload_in_use $MOD dcqcn 5303
+
+finish
