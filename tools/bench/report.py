@@ -334,7 +334,8 @@ class Run:
                     f.write("%g %g\n" % (max(x, 1) / 1000.0, (i + 1) / n))
                 f.write("\n\n")
         plots = ", ".join(
-            "'%s' index %d using 1:2 with steps lw 2 title '%s'" % (dat, i, cc)
+            "'%s' index %d using 1:2 with steps lw 2 dt %d title '%s'" % (
+                dat, i, 1 + i // 8, cc)
             for i, (cc, _) in enumerate(series))
         self.gnuplot(scen + "_rtt_cdf.png", [
             "set title '%s: RTT CDF (all runs pooled)'" % title.split(":")[0],
@@ -360,8 +361,9 @@ class Run:
                 series.append(cc)
         if not series:
             return
-        plots = ", ".join("'%s' index %d using 1:2 with linespoints lw 2 title '%s'"
-                          % (dat, i, cc) for i, cc in enumerate(series))
+        plots = ", ".join("'%s' index %d using 1:2 with linespoints lw 2 dt %d "
+                          "title '%s'" % (dat, i, 1 + i // 8, cc)
+                          for i, cc in enumerate(series))
         self.gnuplot(scen + "_tput.png", [
             "set title '%s: goodput over time, all flows (run 1, sender side)'"
             % title.split(":")[0],
