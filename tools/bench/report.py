@@ -795,7 +795,9 @@ class Run:
                 "same network in the same run, is the point.  Senders and "
                 "receivers run the congestion control of the row (the "
                 "receivers' ECN echo matters to dctcp and dcqcn); ECN is "
-                "negotiated by every connection (net.ipv4.tcp_ecn=1).", ""]
+                "negotiated by every connection (net.ipv4.tcp_ecn=1).  On the "
+                "dumbbell (scenarios 1-5) RPS keeps packets in order on the "
+                "veths (lib.sh topo_keep_order), as a NIC queue would.", ""]
         for t in self.tables:
             out += [t.title, "-" * len(t.title), "", t.rst()]
             for png in self.plots.get(t.name, []):

@@ -75,11 +75,13 @@ bench_cc() {
 }
 
 # Scenarios 1-5 share one dumbbell (building it costs seconds of emulated
-# CPU); each sets its own bottleneck queue.
+# CPU); each sets its own bottleneck queue.  Packets stay in order on the
+# veths (topo_keep_order), as a NIC's queue keeps them.
 DUMBBELL=0
 dumbbell() {	# LIMIT [red KB]
 	if [ $DUMBBELL = 0 ]; then
 		topo_dumbbell
+		topo_keep_order
 		iperf_server 5201
 		DUMBBELL=1
 	fi
