@@ -4,9 +4,10 @@
  * point's rate machine with its lazy timers, and the notification point's
  * ECE edge coding with the sender's decoding of it.
  *
- * Three inputs in four use parameters inside the ranges the machine is
- * meant for (dcqcn_params_valid(); edges often); one in four puts any
- * value in every field, where the header promises only safety.  The clock
+ * Half the inputs take their parameters as tcp_dcqcn.c builds them from
+ * values inside its ranges (run-time writes in and out of range too), a
+ * quarter any set dcqcn_params_valid() accepts (edges often), a quarter
+ * any value in every field, where the header promises only safety.  The clock
  * (u64 us) starts anywhere, steps by ACK spacings, idles for up to hours,
  * jumps backwards and far ahead (where the lazy timers owe up to 2^64
  * periods).  Events: acked bytes (any count), notifications, losses,
@@ -38,10 +39,55 @@
 #include "fuzz.h"
 
 #include "dcc_dcqcn.h"
+#include "dcc_pacing.h"
 
-/* Parameters in the machine's documented ranges (tcp_dcqcn.c applies the
- * same bounds; its table goes here once it lands).
- */
+/* Module parameters of tcp_dcqcn.c (name, range, default). */
+enum {
+	P_G, P_ALPHA_PERIOD, P_TIMER, P_BYTE_COUNTER, P_FR, P_AI, P_HAI,
+	P_CNP_INTERVAL, P_MIN_RATE, P_LINE, P_CWND_GAIN, P_NUM
+};
+
+static const struct fz_param dcqcn_tab[P_NUM] = {
+	[P_G]		= { "g_q16", 1, 65536, 4096 },
+	[P_ALPHA_PERIOD] = { "alpha_period_us", 1, 10000000, 55 },
+	[P_TIMER]	= { "timer_us", 1, 10000000, 55 },
+	[P_BYTE_COUNTER] = { "byte_counter_kb", 1, 4194303, 150 },
+	[P_FR]		= { "fr_events", 1, 1000, 5 },
+	[P_AI]		= { "ai_rate_kbps", 1, 1000000000, 5000 },
+	[P_HAI]		= { "hai_rate_kbps", 1, 1000000000, 50000 },
+	[P_CNP_INTERVAL] = { "cnp_interval_us", 1, 10000000, 50 },
+	[P_MIN_RATE]	= { "min_rate_kbps", 1, 1000000000, 1000 },
+	[P_LINE]	= { "line_rate_mbps", 1, 1000000, 10000 },
+	[P_CWND_GAIN]	= { "cwnd_gain_pct", 100, 1000, 200 },
+};
+
+/* dcqcn_check_rates() of tcp_dcqcn.c. */
+static int dcqcn_check(const u32 *v, unsigned int idx, u32 val)
+{
+	u64 min = idx == P_MIN_RATE ? val : v[P_MIN_RATE];
+	u64 line = idx == P_LINE ? val : v[P_LINE];
+
+	if (idx != P_MIN_RATE && idx != P_LINE)
+		return 0;
+	return min > line * 1000;
+}
+
+/* dcqcn_params_rebuild() of tcp_dcqcn.c. */
+static void dcqcn_build(const u32 *m, struct dcqcn_params *p)
+{
+	dcqcn_params_default(p, dcc_mbps_to_bytes_ps(m[P_LINE]));
+	p->g_fx = m[P_G];
+	p->alpha_period_us = m[P_ALPHA_PERIOD];
+	p->timer_us = m[P_TIMER];
+	p->byte_counter_bytes = m[P_BYTE_COUNTER] * 1024;
+	p->fr_events = m[P_FR];
+	p->cnp_interval_us = m[P_CNP_INTERVAL];
+	p->ai_bytes_ps = (u64)m[P_AI] * 1000 / 8;
+	p->hai_bytes_ps = (u64)m[P_HAI] * 1000 / 8;
+	p->min_rate_bytes_ps = (u64)m[P_MIN_RATE] * 1000 / 8;
+}
+
+/* Any parameters inside the machine's documented ranges. */
 static void params_valid(struct fz *f, struct dcqcn_params *p)
 {
 	u64 a = fz_range(f, 1, 1 << 30), b = fz_range(f, 1, 1 << 30);
@@ -81,6 +127,8 @@ static void params_wild(struct fz *f, struct dcqcn_params *p)
 struct sim {
 	struct fz f;
 	bool wild;
+	bool module;		/* parameters as tcp_dcqcn.c builds them */
+	u32 m[P_NUM];
 	bool changed;		/* parameters changed since init */
 	bool bc, bt;		/* R_C, R_T clamped under the current params */
 	bool bcount;		/* byte count taken under the current params */
@@ -96,6 +144,18 @@ struct sim {
 	bool np_strict;		/* clock monotonic, interval fixed */
 	u64 notifies, edges;
 };
+
+/* The module's parameters: drawn in range, or one run-time write. */
+static void module_params(struct sim *x, bool poke)
+{
+	if (poke)
+		fz_params_poke(&x->f, dcqcn_tab, P_NUM, x->m, dcqcn_check);
+	else
+		fz_params_init(&x->f, dcqcn_tab, P_NUM, x->m, dcqcn_check);
+	dcqcn_build(x->m, &x->p);
+	FZ_CHECK(&x->f, dcqcn_params_valid(&x->p),
+		 "module parameters give invalid machine params");
+}
 
 static u64 lo_rate(const struct dcqcn_params *p)
 {
@@ -356,12 +416,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct sim x;
 	struct fz *f = &x.f;
+	u8 mode;
 
 	memset(&x, 0, sizeof(x));
 	fz_init(f, data, size);
-	x.wild = (fz_u8(f) & 3) == 3;
+	mode = fz_u8(f) & 3;
+	x.wild = mode == 3;
+	x.module = mode < 2;
 	if (x.wild)
 		params_wild(f, &x.p);
+	else if (x.module)
+		module_params(&x, false);
 	else
 		params_valid(f, &x.p);
 	if (!x.wild)
@@ -410,6 +475,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		case 13:
 			if (x.wild)
 				params_wild(f, &x.p);
+			else if (x.module)
+				module_params(&x, true);
 			else
 				params_valid(f, &x.p);
 			x.changed = true;
