@@ -425,6 +425,9 @@ static u32 dcqcn_undo_cwnd(struct sock *sk)
 	ca->s.rate_c_bytes_ps = dcqcn_clamp_rate(&dcqcn_p,
 						 max(ca->s.rate_c_bytes_ps,
 						     ca->undo_rate_bytes_ps));
+	/* The target never lies below the current rate. */
+	ca->s.rate_t_bytes_ps = max(ca->s.rate_t_bytes_ps,
+				    ca->s.rate_c_bytes_ps);
 	dcqcn_count(sk, DCQCN_MIB_UNDO, 1);
 	dcqcn_decided(sk, ca, old_rate, DCQCN_R_UNDO);
 	dcqcn_apply(sk);

@@ -673,6 +673,7 @@ static void test_random_invariants(void **state)
 			assert_true(s.rate_c_bytes_ps <= hi);
 			assert_true(s.rate_t_bytes_ps <= hi);
 			assert_true(s.rate_c_bytes_ps >= 1);
+			assert_true(s.rate_t_bytes_ps >= s.rate_c_bytes_ps);
 			assert_true(s.alpha_fx <= DCC_FX_ONE);
 		}
 	}
