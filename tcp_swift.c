@@ -25,6 +25,7 @@
 #include "include/dcc_plb_link.h"
 #include "include/dcc_stat.h"
 #include "include/dcc_swift.h"
+#include "include/dcc_tstamp_link.h"
 
 #define CREATE_TRACE_POINTS
 #include "trace/swift_trace.h"
@@ -76,6 +77,8 @@ DCC_PARAM_UINT(retx_reset_threshold, 3, 1, 255, NULL, swift_params_rebuild,
 	       "retransmit timeouts in a row that reset the window to its minimum");
 DCC_PARAM_UINT(pacing_headroom_pct, 120, 100, 1000, NULL, NULL,
 	       "pacing rate for windows of two packets or more, in percent of cwnd/srtt");
+DCC_PARAM_ENUM(tstamp, DCC_TS_MODE_AUTO, dcc_ts_mode_names, NULL,
+	       "ACK receive timestamps that split the RTT into fabric and endpoint delay: auto (hardware, else software), hardware, software, off [default auto]");
 DCC_PARAM_UINT(delack_guard_us, 40000, 0, 1000000, NULL, NULL,
 	       "a lone segment's sample this far above the floor is taken for a delayed ACK, and a delayed ACK's sample is judged this much lower, in microseconds (0: off; delayed ACKs never cut)");
 
@@ -167,10 +170,15 @@ static u32 swift_floor_sample(const struct swift_ack *a)
 
 /* Per-socket state, in inet_csk_ca(sk). */
 struct swift {
-	struct swift_state s;
-	bool paced;		/* window below SWIFT_MIN_TCP_CWND packets */
+	struct swift_state s;	/* flags & SWIFT_F_GLUE_PACED: window below
+				 * SWIFT_MIN_TCP_CWND packets
+				 */
 	struct dcc_plb_link plb;	/* PLB, if tcp_plb is loaded */
+	struct dcc_ts_stash ts;		/* this ACK's receive time */
 };
+
+static struct tcp_congestion_ops swift_ops;
+static DCC_TS_LINK(swift_ts, &swift_ops, struct swift, ts, tstamp);
 
 /*
  * Per-network-namespace counters, /proc/net/tcp_swift_stat (one
@@ -187,6 +195,10 @@ enum swift_mib_field {
 	SWIFT_MIB_UNDO,		/* spurious cuts undone */
 	SWIFT_MIB_PACED_ENTER,	/* entries into the pacing-only regime */
 	SWIFT_MIB_DELACK,	/* delay samples taken for delayed ACKs */
+	SWIFT_MIB_TS_HW,	/* samples split on a hardware stamp */
+	SWIFT_MIB_TS_SW,	/* ... on a software stamp */
+	SWIFT_MIB_TS_MISSING,	/* no stamp: the whole RTT is fabric delay */
+	SWIFT_MIB_TS_REJECTED,	/* a stamp broke a clock rule: no split */
 	SWIFT_MIB_MAX
 };
 
@@ -200,6 +212,10 @@ static const char * const swift_mib_names[SWIFT_MIB_MAX] = {
 	[SWIFT_MIB_UNDO]		= "SwiftUndo",
 	[SWIFT_MIB_PACED_ENTER]		= "SwiftPacedEnter",
 	[SWIFT_MIB_DELACK]		= "SwiftDelayedAck",
+	[SWIFT_MIB_TS_HW]		= "SwiftTstampHw",
+	[SWIFT_MIB_TS_SW]		= "SwiftTstampSw",
+	[SWIFT_MIB_TS_MISSING]		= "SwiftTstampMissing",
+	[SWIFT_MIB_TS_REJECTED]		= "SwiftTstampRejected",
 };
 
 DCC_STAT_DEFINE(swift_stat, "tcp_swift_stat", swift_mib_names);
@@ -237,7 +253,7 @@ static void swift_trace(const struct sock *sk, const struct swift *ca,
 	trace_swift_update(sk, reason, swift_mpkt(old.fcwnd_fx),
 			   swift_mpkt(ca->s.fcwnd_fx), swift_mpkt(old.ecwnd_fx),
 			   swift_mpkt(ca->s.ecwnd_fx), ca->s.last_delay_us,
-			   ca->s.last_target_us);
+			   ca->s.last_target_us, ca->s.ep_delay_x8 >> 3);
 }
 
 static void swift_apply(struct sock *sk)
@@ -251,9 +267,12 @@ static void swift_apply(struct sock *sk)
 	u32 cwnd = max_t(u32, swift_cwnd_pkts(&ca->s), SWIFT_MIN_TCP_CWND);
 	u32 rtt;
 
-	if (paced && !ca->paced)
+	if (paced && !(ca->s.flags & SWIFT_F_GLUE_PACED))
 		swift_count(sk, SWIFT_MIB_PACED_ENTER);
-	ca->paced = paced;
+	if (paced)
+		ca->s.flags |= SWIFT_F_GLUE_PACED;
+	else
+		ca->s.flags &= ~SWIFT_F_GLUE_PACED;
 	/* Below two packets the pacing rate alone enforces the window. */
 	tcp_snd_cwnd_set(tp, min(cwnd, tp->snd_cwnd_clamp));
 	/* Before the first RTT sample the initial window alone limits. */
@@ -271,8 +290,8 @@ static void swift_init(struct sock *sk)
 
 	swift_state_init(&ca->s, &swift_p, tcp_snd_cwnd(tp), READ_ONCE(hops),
 			 tp->tcp_mstamp);
-	ca->paced = false;
 	dcc_plb_link_init(sk, &ca->plb);
+	dcc_ts_sock_init(&swift_ts, &ca->ts);
 	dcc_pacing_request(sk);
 	swift_apply(sk);
 }
@@ -282,6 +301,7 @@ static void swift_release(struct sock *sk)
 	struct swift *ca = inet_csk_ca(sk);
 
 	dcc_plb_link_release(&ca->plb);
+	dcc_ts_sock_release(&swift_ts, &ca->ts);
 }
 
 static void swift_cong_control(DCC_CONG_CONTROL_ARGS)
@@ -293,14 +313,35 @@ static void swift_cong_control(DCC_CONG_CONTROL_ARGS)
 		.srtt_us = dcc_srtt_us(tp),
 		.num_acked = rs->acked_sacked,
 		.has_delay = rs->rtt_us > 0,
-		.delay_us = rs->rtt_us > 0 ? (u32)rs->rtt_us : 0,
 		.app_limited = !tcp_is_cwnd_limited(sk),
+	};
+	static const u8 ts_mib[DCC_TS_V_MAX] = {
+		[DCC_TS_V_HW] = SWIFT_MIB_TS_HW,
+		[DCC_TS_V_SW] = SWIFT_MIB_TS_SW,
+		[DCC_TS_V_MISSING] = SWIFT_MIB_TS_MISSING,
+		[DCC_TS_V_REJECTED] = SWIFT_MIB_TS_REJECTED,
 	};
 	struct swift_snap old;
 	enum swift_reason why;
+	enum dcc_ts_verdict v;
+	struct dcc_ts_split sp;
 	bool has_sample, above = false;
 	u32 act;
 
+	/*
+	 * Fabric delay: departure to the ACK's arrival at the host; endpoint
+	 * delay: arrival to now (include/dcc_tstamp.h).  Without a usable
+	 * receive stamp the whole RTT is fabric delay and the endpoint
+	 * window gets no sample.  A delayed ACK's fabric delay holds the
+	 * receiver's ACK delay (remote endpoint delay): it is judged
+	 * delack_guard_us lower below; its local endpoint delay is real.
+	 */
+	v = dcc_ts_sock_split(&swift_ts, sk, &ca->ts, rs, &sp);
+	if (v < DCC_TS_V_MAX)
+		swift_count(sk, ts_mib[v]);
+	a.delay_us = sp.fabric_us;
+	a.has_ep_delay = v == DCC_TS_V_HW || v == DCC_TS_V_SW;
+	a.ep_delay_us = sp.ep_us;
 	a.ack_delayed = swift_ack_maybe_delayed(rs->is_ack_delayed,
 						rs->prior_in_flight,
 						rs->acked_sacked, a.delay_us,
@@ -469,6 +510,7 @@ static int __init swift_register(void)
 static void __exit swift_unregister(void)
 {
 	tcp_unregister_congestion_control(&swift_ops);
+	dcc_ts_link_stop(&swift_ts);
 	unregister_pernet_subsys(&swift_stat_net_ops);
 }
 

@@ -27,6 +27,7 @@
 #include "include/dcc_plb_link.h"
 #include "include/dcc_stat.h"
 #include "include/dcc_timely.h"
+#include "include/dcc_tstamp_link.h"
 
 #define CREATE_TRACE_POINTS
 #include "trace/timely_trace.h"
@@ -85,6 +86,8 @@ DCC_PARAM_UINT(segment_bytes, 16384, 1, 16777216, NULL, NULL,
 	       "bytes acked per completion event (rate update), in bytes");
 DCC_PARAM_UINT(rtt_min_filter, 0, 0, 1, NULL, NULL,
 	       "0: a completion's RTT is its last ACK's sample (paper); 1: the smallest sample in the completion");
+DCC_PARAM_ENUM(tstamp, DCC_TS_MODE_AUTO, dcc_ts_mode_names, NULL,
+	       "ACK receive timestamps: the RTT is the fabric delay (departure to the ACK's arrival) with auto (hardware, else software), hardware or software; the whole RTT with off [default auto]");
 DCC_PARAM_UINT(cwnd_gain_pct, 200, 100, 1000, NULL, NULL,
 	       "safeguard window: rate times worst-case RTT times this, in percent");
 
@@ -186,7 +189,11 @@ struct timely {
 	u32 seg_min_rtt_us;	/* smallest engine RTT in this completion */
 	u8 reason;		/* enum timely_reason of the last decision */
 	struct dcc_plb_link plb;	/* PLB, if tcp_plb is loaded */
+	struct dcc_ts_stash ts;		/* this ACK's receive time */
 };
+
+static struct tcp_congestion_ops timely_ops;
+static DCC_TS_LINK(timely_ts, &timely_ops, struct timely, ts, tstamp);
 
 /*
  * Per-network-namespace counters, /proc/net/tcp_timely_stat (one
@@ -203,6 +210,11 @@ enum timely_mib_field {
 	TIMELY_MIB_RTO_CUT,	/* retransmit timeouts that cut the rate */
 	TIMELY_MIB_RECOVERY_CUT, /* fast-recovery entries that cut it */
 	TIMELY_MIB_UNDO,	/* spurious cuts undone */
+	TIMELY_MIB_TS_HW,	/* samples split on a hardware stamp */
+	TIMELY_MIB_TS_SW,	/* ... on a software stamp */
+	TIMELY_MIB_TS_MISSING,	/* no stamp: the whole RTT is used */
+	TIMELY_MIB_TS_REJECTED,	/* a stamp broke a clock rule: whole RTT */
+	TIMELY_MIB_DELACK_SKIP,	/* delayed-ACK samples left out */
 	TIMELY_MIB_MAX
 };
 
@@ -216,6 +228,11 @@ static const char * const timely_mib_names[TIMELY_MIB_MAX] = {
 	[TIMELY_MIB_RTO_CUT]		= "TimelyRtoCut",
 	[TIMELY_MIB_RECOVERY_CUT]	= "TimelyRecoveryCut",
 	[TIMELY_MIB_UNDO]		= "TimelyUndo",
+	[TIMELY_MIB_TS_HW]		= "TimelyTstampHw",
+	[TIMELY_MIB_TS_SW]		= "TimelyTstampSw",
+	[TIMELY_MIB_TS_MISSING]		= "TimelyTstampMissing",
+	[TIMELY_MIB_TS_REJECTED]	= "TimelyTstampRejected",
+	[TIMELY_MIB_DELACK_SKIP]	= "TimelyDelayedAckSkipped",
 };
 
 DCC_STAT_DEFINE(timely_stat, "tcp_timely_stat", timely_mib_names);
@@ -272,6 +289,7 @@ static void timely_init(struct sock *sk)
 	ca->seg_min_rtt_us = 0;
 	ca->reason = TIMELY_R_NONE;
 	dcc_plb_link_init(sk, &ca->plb);
+	dcc_ts_sock_init(&timely_ts, &ca->ts);
 	dcc_pacing_request(sk);
 	timely_apply(sk);
 }
@@ -281,6 +299,7 @@ static void timely_release(struct sock *sk)
 	struct timely *ca = inet_csk_ca(sk);
 
 	dcc_plb_link_release(&ca->plb);
+	dcc_ts_sock_release(&timely_ts, &ca->ts);
 }
 
 /*
@@ -312,19 +331,40 @@ static void timely_cong_control(DCC_CONG_CONTROL_ARGS)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct timely *ca = inet_csk_ca(sk);
+	static const u8 ts_mib[DCC_TS_V_MAX] = {
+		[DCC_TS_V_HW] = TIMELY_MIB_TS_HW,
+		[DCC_TS_V_SW] = TIMELY_MIB_TS_SW,
+		[DCC_TS_V_MISSING] = TIMELY_MIB_TS_MISSING,
+		[DCC_TS_V_REJECTED] = TIMELY_MIB_TS_REJECTED,
+	};
 	u32 acked, seg = READ_ONCE(segment_bytes), rtt;
 	bool plb_sample = false, plb_above = false;
+	struct dcc_ts_split sp;
+	enum dcc_ts_verdict v;
 	u64 old_rate;
 
+	/*
+	 * With timestamps the RTT the engine sees is the fabric delay:
+	 * departure to the ACK's arrival at the host, without our receive
+	 * path (include/dcc_tstamp.h).  A delayed ACK's sample holds the
+	 * receiver's ACK delay (remote endpoint delay): left out.
+	 */
+	v = dcc_ts_sock_split(&timely_ts, sk, &ca->ts, rs, &sp);
+	if (v < DCC_TS_V_MAX)
+		timely_count(sk, ts_mib[v]);
 	if (rs->acked_sacked <= 0)
 		goto apply;
 	acked = dcc_sat_u32((u64)rs->acked_sacked * tp->mss_cache);
-	if (rs->rtt_us <= 0) {
+	if (v < DCC_TS_V_MAX && rs->is_ack_delayed) {
+		timely_count(sk, TIMELY_MIB_DELACK_SKIP);
+		sp.fabric_us = 0;
+	}
+	if (rs->rtt_us <= 0 || !sp.fabric_us) {
 		/* No usable sample: count the bytes, complete later. */
 		ca->s.acked_bytes = dcc_sat_u32((u64)ca->s.acked_bytes + acked);
 		goto apply;
 	}
-	ca->last_rtt_us = dcc_sat_u32(rs->rtt_us);
+	ca->last_rtt_us = sp.fabric_us;
 	rtt = timely_rtt_for_engine(&timely_p, ca->last_rtt_us,
 				    timely_burst_bytes(sk, acked, seg));
 	/*
@@ -531,6 +571,7 @@ static int __init timely_register(void)
 static void __exit timely_unregister(void)
 {
 	tcp_unregister_congestion_control(&timely_ops);
+	dcc_ts_link_stop(&timely_ts);
 	unregister_pernet_subsys(&timely_stat_net_ops);
 }
 

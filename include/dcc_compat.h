@@ -42,6 +42,18 @@
 	register_net_sysctl(net, path, tbl)
 #endif
 
+/*
+ * Is skb->tstamp a delivery time (a sender's departure stamp on another
+ * clock) rather than a CLOCK_REALTIME receive stamp?  6.1 has a bit for
+ * it; 6.11 replaced it with tstamp_type.
+ */
+#if KERNEL_VERSION(6, 11, 0) <= LINUX_VERSION_CODE
+#define dcc_skb_tstamp_is_delivery(skb) \
+	((skb)->tstamp_type != SKB_CLOCK_REALTIME)
+#else
+#define dcc_skb_tstamp_is_delivery(skb) ((skb)->mono_delivery_time)
+#endif
+
 /* Smoothed RTT in microseconds (0 before the first sample). */
 static inline u32 dcc_srtt_us(const struct tcp_sock *tp)
 {

@@ -44,6 +44,10 @@ struct swift_params {
 #define SWIFT_F_EDEC_VALID	0x02	/* t_edec_us holds a decrease time */
 #define SWIFT_F_MINRTT_VALID	0x04	/* min_rtt_us is an estimate */
 #define SWIFT_F_EP_VALID	0x08	/* ep_delay_x8 holds an EWMA */
+#define SWIFT_F_GLUE_PACED	0x80	/* the glue's: window paced (below
+					 * two packets); the core never
+					 * reads or sets it
+					 */
 
 /* What swift_on_ack() did, for counters and tracepoints. */
 #define SWIFT_ACT_FINC		0x01

@@ -81,6 +81,21 @@ enum dcc_ts_verdict {
  */
 #define DCC_TS_MAX_GAP_US	2000U
 
+/*
+ * The stash keeps times in 24 bits of microseconds (wrapping every 16.7 s;
+ * differences up to 2^23 us = 8.4 s either way are exact), the stash must
+ * fit beside the modules' state in the 104 bytes TCP gives them.
+ */
+#define DCC_TS_US_BITS		24
+#define DCC_TS_US_MASK		((1U << DCC_TS_US_BITS) - 1)
+
+/* now - then on the 24-bit microsecond clock, signed. */
+static inline s32 dcc_ts_diff24(u32 now, u32 then)
+{
+	return (s32)((now - then) << (32 - DCC_TS_US_BITS)) >>
+	       (32 - DCC_TS_US_BITS);
+}
+
 /* Readings of the clocks, taken together when an ACK is seen. */
 struct dcc_ts_clocks {
 	u64 local_ns;		/* TCP's clock (CLOCK_MONOTONIC) */
@@ -96,16 +111,15 @@ struct dcc_ts_raw {
 
 /*
  * Per-connection stash, in the congestion control's private area: written
- * by the probe for each ACK, consumed by the next cong_control.  Times
- * are the low 32 bits of TCP's clock in microseconds (wrap-safe).
+ * by the probe for each ACK, consumed by the next cong_control.  8 bytes.
  */
 struct dcc_ts_stash {
-	u32 rx_us;		/* the ACK's receive time */
-	u32 probe_us;		/* when the probe saw it */
-	u32 ack_seq;		/* its acknowledgment number */
-	u8 src;			/* enum dcc_ts_src; NONE once consumed */
-	u8 rejected;		/* the ACK had a stamp, but none usable */
-	u8 held;		/* glue: references this socket holds */
+	u32 rx_us:24;		/* the ACK's receive time, TCP's clock */
+	u32 src:2;		/* enum dcc_ts_src; NONE once consumed */
+	u32 rejected:1;		/* the ACK had a stamp, but none usable */
+	u32 held:2;		/* glue: references this socket holds */
+	u16 ack_lo;		/* low bits of its acknowledgment number */
+	u16 probe_lo;		/* low bits of when the probe saw it, us */
 };
 
 /* Delay of one RTT sample, split. */
@@ -182,11 +196,11 @@ static inline void dcc_ts_stash_ack(struct dcc_ts_stash *st, unsigned int mode,
 	u64 rx_ns = 0;
 	enum dcc_ts_src src = dcc_ts_pick(mode, raw, c, &rx_ns, &rejected);
 
-	st->src = (u8)src;
+	st->src = src;
 	st->rejected = rejected;
-	st->rx_us = (u32)dcc_div_u64(rx_ns, 1000);
-	st->probe_us = (u32)dcc_div_u64(c->local_ns, 1000);
-	st->ack_seq = ack_seq;
+	st->rx_us = (u32)dcc_div_u64(rx_ns, 1000) & DCC_TS_US_MASK;
+	st->probe_lo = (u16)dcc_div_u64(c->local_ns, 1000);
+	st->ack_lo = (u16)ack_seq;
 }
 
 /*
@@ -199,28 +213,28 @@ static inline void dcc_ts_stash_ack(struct dcc_ts_stash *st, unsigned int mode,
  *  - a receive time after processing (out of order);
  *  - a receive time before the segment left (ep > rtt: clocks not
  *    related after all, or an RTT from the coarse TCP timestamp option).
- * The u32 microsecond clocks may wrap between the readings.
+ * The microsecond clocks may wrap between the readings.
  */
 static inline enum dcc_ts_verdict dcc_ts_split(struct dcc_ts_stash *st,
 					       u32 now_us, u32 snd_una,
 					       u32 rtt_us,
 					       struct dcc_ts_split *out)
 {
-	u8 src = st->src;
+	bool same = st->ack_lo == (u16)snd_una;
+	unsigned int src = st->src;
 	s32 gap, ep;
 
 	st->src = DCC_TS_SRC_NONE;
 	out->fabric_us = rtt_us;
 	out->ep_us = 0;
-	if (src == DCC_TS_SRC_NONE || st->ack_seq != snd_una) {
-		bool rejected = src == DCC_TS_SRC_NONE && st->rejected &&
-				st->ack_seq == snd_una;
+	if (src == DCC_TS_SRC_NONE || !same) {
+		bool rejected = src == DCC_TS_SRC_NONE && st->rejected && same;
 
 		st->rejected = 0;
 		return rejected ? DCC_TS_V_REJECTED : DCC_TS_V_MISSING;
 	}
-	gap = (s32)(now_us - st->probe_us);
-	ep = (s32)(now_us - st->rx_us);
+	gap = (s16)(u16)(now_us - st->probe_lo);
+	ep = dcc_ts_diff24(now_us, st->rx_us);
 	if (gap < 0 || (u32)gap > DCC_TS_MAX_GAP_US || ep < 0 ||
 	    (u32)ep > rtt_us)
 		return DCC_TS_V_REJECTED;

@@ -193,12 +193,13 @@ check_bad_writes() {
 	done
 }
 
-# check_params_readable MOD: every parameter is readable and a number.
+# check_params_readable MOD: every parameter is readable and a number
+# (or, for an enumerated one such as tstamp, a name).
 check_params_readable() {
 	local p
 	for p in /sys/module/"$1"/parameters/*; do
 		check "parameter $(basename "$p") is readable" \
-			grep -qE '^[0-9]+$' "$p"
+			grep -qE '^([0-9]+|[a-z]+)$' "$p"
 	done
 }
 

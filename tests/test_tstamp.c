@@ -142,7 +142,6 @@ static struct dcc_ts_stash stash_at(u64 t_ns, u64 age_ns, u32 ack_seq)
 	struct dcc_ts_stash st;
 
 	memset(&st, 0xa5, sizeof(st));
-	st.held = 0;
 	dcc_ts_stash_ack(&st, DCC_TS_MODE_AUTO, &raw, &c, ack_seq);
 	return st;
 }
@@ -221,8 +220,8 @@ static void test_split_stale_gap(void **state)
 static void test_split_out_of_order(void **state)
 {
 	struct dcc_ts_stash st = {
-		.src = DCC_TS_SRC_SW, .ack_seq = 9,
-		.probe_us = 1000, .rx_us = 1010,	/* after processing */
+		.src = DCC_TS_SRC_SW, .ack_lo = 9,
+		.probe_lo = 1000, .rx_us = 1010,	/* after processing */
 	};
 	struct dcc_ts_split sp;
 
@@ -236,8 +235,8 @@ static void test_split_out_of_order(void **state)
 static void test_split_before_departure(void **state)
 {
 	struct dcc_ts_stash st = {
-		.src = DCC_TS_SRC_HW, .ack_seq = 9,
-		.probe_us = 1000, .rx_us = 400,		/* 600 us before now */
+		.src = DCC_TS_SRC_HW, .ack_lo = 9,
+		.probe_lo = 1000, .rx_us = 400,		/* 600 us before now */
 	};
 	struct dcc_ts_split sp;
 
@@ -273,10 +272,10 @@ static void test_split_rejected_stamp(void **state)
 
 static void test_split_wraps(void **state)
 {
-	/* The u32 microsecond clock wraps between receipt and processing. */
+	/* The microsecond clocks wrap between receipt and processing. */
 	struct dcc_ts_stash st = {
-		.src = DCC_TS_SRC_SW, .ack_seq = 0xfffffff0u,
-		.rx_us = 0xffffff00u, .probe_us = 0xfffffff0u,
+		.src = DCC_TS_SRC_SW, .ack_lo = 0xfff0,
+		.rx_us = 0xffff00, .probe_lo = 0xfff0,
 	};
 	struct dcc_ts_split sp;
 
@@ -285,18 +284,45 @@ static void test_split_wraps(void **state)
 			 DCC_TS_V_SW);
 	assert_int_equal(sp.ep_us, 0x110);
 	assert_int_equal(sp.fabric_us, 1000 - 0x110);
-	/* Local clock reading across the 2^32 us boundary in the stash. */
+	/* The same across the 32-bit wrap of tcp_mstamp's low bits. */
+	st.src = DCC_TS_SRC_SW;
+	assert_int_equal(dcc_ts_split(&st, 0x10, 0xfff0, 1000, &sp),
+			 DCC_TS_V_SW);
+	assert_int_equal(sp.ep_us, 0x110);
+	/* Local clock reading across the 2^32 us boundary. */
 	{
 		u64 t = (1ULL << 32) * US + 5 * US;	/* 5 us past a wrap */
 		struct dcc_ts_stash w = stash_at(t, 20 * US, 3);
 
-		assert_int_equal(w.rx_us, (u32)-15);
-		assert_int_equal(w.probe_us, 5);
+		assert_int_equal(w.rx_us, (u32)-15 & DCC_TS_US_MASK);
+		assert_int_equal(w.probe_lo, 5);
 		assert_int_equal(dcc_ts_split(&w, 6, 3, 100, &sp),
 				 DCC_TS_V_SW);
 		assert_int_equal(sp.ep_us, 21);
 		assert_int_equal(sp.fabric_us, 79);
 	}
+	/* An endpoint delay near the 24-bit range (8 s) is still exact ... */
+	st = (struct dcc_ts_stash){ .src = DCC_TS_SRC_SW, .ack_lo = 1,
+				    .rx_us = 5, .probe_lo = 5 };
+	assert_int_equal(dcc_ts_split(&st, 5 + (1U << 23) - 1, 1, 1U << 24,
+				      &sp), DCC_TS_V_REJECTED);	/* gap */
+	st = (struct dcc_ts_stash){ .src = DCC_TS_SRC_SW, .ack_lo = 1,
+				    .rx_us = 5, .probe_lo = (u16)(4 + (1U << 23)) };
+	assert_int_equal(dcc_ts_split(&st, 5 + (1U << 23) - 1, 1, 1U << 24,
+				      &sp), DCC_TS_V_SW);
+	assert_int_equal(sp.ep_us, (1U << 23) - 1);
+	/* ... one more reads as a stamp from the future: refused. */
+	st = (struct dcc_ts_stash){ .src = DCC_TS_SRC_SW, .ack_lo = 1,
+				    .rx_us = 5, .probe_lo = (u16)(5 + (1U << 23)) };
+	assert_int_equal(dcc_ts_split(&st, 5 + (1U << 23), 1, 1U << 24,
+				      &sp), DCC_TS_V_REJECTED);
+}
+
+static void test_stash_size(void **state)
+{
+	(void)state;
+	/* It shares the 104-byte private area with the modules' state. */
+	assert_true(sizeof(struct dcc_ts_stash) <= 8);
 }
 
 /*
@@ -406,6 +432,7 @@ int main(void)
 		cmocka_unit_test(test_split_before_departure),
 		cmocka_unit_test(test_split_rejected_stamp),
 		cmocka_unit_test(test_split_wraps),
+		cmocka_unit_test(test_stash_size),
 		cmocka_unit_test(test_random_vs_reference),
 	};
 

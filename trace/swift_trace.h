@@ -4,8 +4,9 @@
  *
  * tcp_swift:swift_update fires when a decision changed the fabric or the
  * endpoint window (never for an ACK that left both alone), with the
- * windows before and after in 1/1000 packet, the delay sample and the
- * target it was compared with, and the reason.  Disabled, it costs one
+ * windows before and after in 1/1000 packet, the fabric delay sample and
+ * the target it was compared with, the endpoint-delay EWMA (0 before the
+ * first endpoint sample) and the reason.  Disabled, it costs one
  * static branch.  See Documentation/swift.rst, "Observing it".
  */
 #undef TRACE_SYSTEM
@@ -58,10 +59,10 @@ TRACE_EVENT(swift_update,
 	TP_PROTO(const struct sock *sk, enum swift_reason reason,
 		 u32 old_fcwnd_mpkt, u32 new_fcwnd_mpkt,
 		 u32 old_ecwnd_mpkt, u32 new_ecwnd_mpkt,
-		 u32 delay_us, u32 target_us),
+		 u32 delay_us, u32 target_us, u32 ep_us),
 
 	TP_ARGS(sk, reason, old_fcwnd_mpkt, new_fcwnd_mpkt, old_ecwnd_mpkt,
-		new_ecwnd_mpkt, delay_us, target_us),
+		new_ecwnd_mpkt, delay_us, target_us, ep_us),
 
 	TP_STRUCT__entry(
 		__field(const void *, skaddr)
@@ -74,6 +75,7 @@ TRACE_EVENT(swift_update,
 		__field(u32, new_ecwnd)
 		__field(u32, delay_us)
 		__field(u32, target_us)
+		__field(u32, ep_us)
 	),
 
 	TP_fast_assign(
@@ -89,14 +91,15 @@ TRACE_EVENT(swift_update,
 		__entry->new_ecwnd = new_ecwnd_mpkt;
 		__entry->delay_us = delay_us;
 		__entry->target_us = target_us;
+		__entry->ep_us = ep_us;
 	),
 
-	TP_printk("sport=%u dport=%u reason=%s fcwnd=%u->%u ecwnd=%u->%u delay_us=%u target_us=%u",
+	TP_printk("sport=%u dport=%u reason=%s fcwnd=%u->%u ecwnd=%u->%u delay_us=%u target_us=%u ep_us=%u",
 		  __entry->sport, __entry->dport,
 		  swift_show_reason(__entry->reason),
 		  __entry->old_fcwnd, __entry->new_fcwnd,
 		  __entry->old_ecwnd, __entry->new_ecwnd,
-		  __entry->delay_us, __entry->target_us)
+		  __entry->delay_us, __entry->target_us, __entry->ep_us)
 );
 
 #endif /* _TRACE_TCP_SWIFT_H */

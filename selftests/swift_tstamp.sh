@@ -1,0 +1,239 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# ACK receive timestamps split swift's delay into fabric and endpoint delay
+# (Documentation/timestamps.rst), with software stamps (tstamp=software):
+#  - lock hold: the sender holds its socket lock for HOLD_MS every EVERY_MS
+#    (lockhold: a send() that faults on a userfaultfd page), so ACKs wait
+#    in the socket backlog after they arrived: the endpoint delay rises and
+#    the endpoint window shrinks; the fabric delay stays near the base RTT
+#    and the fabric window stays above the endpoint window; the same hold
+#    with tstamp=off is all fabric delay and cuts the fabric window;
+#  - netem: the network delay rises by NETEM_MS in mid-flow: the fabric
+#    delay rises and the fabric window shrinks; the endpoint delay stays
+#    low and the endpoint window stays above the fabric window;
+#  - unload with timestamps in use leaves the system as before: the
+#    tcp_probe tracepoint has no probe and the host's software
+#    timestamping count is back where it was (read from /proc/kcore);
+#  - tstamp= takes names, refuses others; tstamp=off counts nothing.
+# Numbers from the tcp_swift:swift_update trace: fabric delay (delay_us),
+# endpoint-delay EWMA (ep_us), windows (fcwnd, ecwnd) in milli-packets.
+. "$(dirname "$0")/lib.sh"
+require_root
+require_cmd ss tc
+
+RATE=${RATE:-1000}		# Mbit/s: no bottleneck but the hosts' CPUs
+DELAY=${DELAY:-250}		# us, netem on the ACK path
+LIMIT=${LIMIT:-1000}		# packets of FIFO at the bottleneck
+SECS=${SECS:-5}
+HOLD_MS=${HOLD_MS:-20}
+EVERY_MS=${EVERY_MS:-20}
+NETEM_MS=${NETEM_MS:-8}
+# The endpoint target sits above this test bed's own receive-path delay
+# (a busy emulated sender already keeps ACKs waiting for ~0.1-1 ms) and
+# well below HOLD_MS.
+EP_TARGET=${EP_TARGET:-2000}
+EV=$TRACEFS/events/tcp_swift/swift_update
+PORT=6000
+
+cleanup() {
+	[ -w "$EV/enable" ] && echo 0 > "$EV/enable"
+	topo_cleanup 2>/dev/null
+	return 0
+}
+
+# --- system state: probes on tcp_probe, software timestamping users ------
+
+# kstate: "wanted key tp" - the kernel's count of software timestamp users
+# (netstamp_wanted), its static key, and the tcp_probe tracepoint's key
+# (non-zero while any probe is attached), read from /proc/kcore (passive:
+# a kprobe would patch kernel text, which can hang the emulator).
+have_kstate=0
+kstate_start() {
+	"$DCC_BIN/ksym_read" netstamp_wanted >/dev/null 2>&1 || return 1
+	have_kstate=1
+}
+kstate() {
+	"$DCC_BIN/ksym_read" netstamp_wanted netstamp_needed_key \
+		__tracepoint_tcp_probe+8
+}
+
+# --- one phase: a flow, its trace summary --------------------------------
+
+swift_stat() { mod_stat "$NS_CLI" tcp_swift_stat "$1"; }
+
+# phase NAME HOLD_MS NETEM_STEP_MS: one lockhold flow of SECS seconds; with
+# a netem step, the ACK-path delay rises by that much after 1.5 s.  Over
+# the trace events from 2 s on (settled), or from the step, prints
+#   fabric_p50_us ep_p50_us ep_max_us fcwnd_min fcwnd_p50 ecwnd_min
+#   ecwnd_p50 events fabric_cuts endpoint_cuts
+# (delays in us, windows in 1/1000 packet, cuts counted over the flow).
+phase() {
+	local name=$1 hold=$2 step=$3 pid out fd0 ed0
+	fd0=$(swift_stat SwiftDelayDecrease)
+	ed0=$(swift_stat SwiftEndpointDecrease)
+	trace_start "$EV" || return 1
+	in_cli "$DCC_BIN/lockhold" -C swift -H "$hold" -i "$EVERY_MS" \
+		-t "$SECS" "$SRV_IP" "$PORT" > "/tmp/lockhold.$$" 2>&1 &
+	pid=$!
+	sleep 1.5
+	# With a step, from the step on (the fabric window falls to its
+	# floor within a few RTTs and then changes rarely); else from 2 s.
+	if [ "$step" -gt 0 ]; then
+		in_rtr tc qdisc change dev rc0 root netem \
+			delay "$((DELAY + step * 1000))us" limit 100000
+	else
+		sleep 0.5
+	fi
+	echo dcc_tstamp_mark > "$TRACEFS/trace_marker"
+	wait $pid
+	echo 0 > "$EV/enable"
+	[ "$step" -gt 0 ] && in_rtr tc qdisc change dev rc0 root netem \
+		delay "${DELAY}us" limit 100000
+	log "$name: lockhold $(cat "/tmp/lockhold.$$")" >&2
+	awk '/dcc_tstamp_mark/ { on = 1; next }
+	     on && /swift_update:/ {
+		for (i = 1; i <= NF; i++) { split($i, p, "="); v[p[1]] = p[2] }
+		split(v["fcwnd"], f, "->"); split(v["ecwnd"], e, "->")
+		print v["delay_us"], v["ep_us"], f[2], e[2] }' \
+		"$TRACEFS/trace" > "/tmp/trace.$$"
+	out="$(p 1 50) $(p 2 50) $(p 2 100) $(p 3 0) $(p 3 50) $(p 4 0) $(p 4 50)"
+	out="$out $(wc -l < "/tmp/trace.$$")"
+	out="$out $(($(swift_stat SwiftDelayDecrease) - fd0))"
+	out="$out $(($(swift_stat SwiftEndpointDecrease) - ed0))"
+	rm -f "/tmp/trace.$$" "/tmp/lockhold.$$"
+	echo "$out"
+}
+p() { awk -v c="$1" '{ print $c }' "/tmp/trace.$$" | percentile "$2"; }
+
+# show NAME VALUES...: log one phase's figures.
+show() {
+	local n=$1
+	shift
+	set -- "$@"
+	log "$n: fabric delay p50 $1 us; endpoint delay (EWMA) p50 $2 max $3 us; fcwnd min/p50 $4/$5, ecwnd min/p50 $6/$7 mpkt; cuts: fabric $9, endpoint ${10} ($8 events)"
+}
+
+# --- setup -----------------------------------------------------------------
+
+# shellcheck disable=SC2086
+load_module tcp_swift $SWIFT_VM_PARAMS tstamp=software \
+	ep_target_us="$EP_TARGET" || exit $KSFT_FAIL
+check "tstamp reads back its name (software)" \
+	test "$(get_param tcp_swift tstamp)" = software
+check_bad_writes tcp_swift tstamp:bogus tstamp:4 tstamp:
+set_param tcp_swift tstamp auto
+check "tstamp=auto is taken" test "$(get_param tcp_swift tstamp)" = auto
+set_param tcp_swift tstamp 3
+check "tstamp=3 (the index of software) is taken" \
+	test "$(get_param tcp_swift tstamp)" = software
+
+kstate_start || log "no /proc/kcore: system state after unload not checked"
+[ "$have_kstate" = 1 ] && read -r w0 k0 tp0 <<< "$(kstate)" &&
+	log "before: netstamp_wanted=$w0 key=$k0 tcp_probe key=$tp0"
+
+topo_dumbbell
+trap cleanup EXIT
+topo_shape "$RATE" "$DELAY" "$LIMIT"
+allow_cc swift
+in_srv "$DCC_BIN/incast" -s "$PORT" &
+disown
+sleep 0.3
+
+sw0=$(swift_stat SwiftTstampSw)
+miss0=$(swift_stat SwiftTstampMissing)
+rej0=$(swift_stat SwiftTstampRejected)
+
+# --- lock hold: endpoint delay ---------------------------------------------
+
+for try in 1 2; do
+	read -r hf he hemax hfmin hfp50 hemin hep50 hn hfd hed <<< \
+		"$(phase hold "$HOLD_MS" 0)"
+	show "hold $HOLD_MS ms every $EVERY_MS ms" "$hf" "$he" "$hemax" \
+		"$hfmin" "$hfp50" "$hemin" "$hep50" "$hn" "$hfd" "$hed"
+	[ "$try" = 2 ] && break
+	awk "BEGIN { exit !($hed > $hfd && $hemax >= $HOLD_MS * 250 && $hemin < $hfmin)}" && break
+	log "noisy run, once more"
+done
+sw=$(($(swift_stat SwiftTstampSw) - sw0))
+miss=$(($(swift_stat SwiftTstampMissing) - miss0))
+rej=$(($(swift_stat SwiftTstampRejected) - rej0))
+log "samples: split on software stamps $sw, missing $miss, rejected $rej"
+
+# --- the same hold without timestamps: it all looks like fabric delay -----
+
+set_param tcp_swift tstamp off
+read -r of oe oemax ofmin ofp50 oemin oep50 on ofd oed <<< \
+	"$(phase hold-off "$HOLD_MS" 0)"
+show "hold, tstamp=off" "$of" "$oe" "$oemax" "$ofmin" "$ofp50" "$oemin" \
+	"$oep50" "$on" "$ofd" "$oed"
+set_param tcp_swift tstamp software
+
+# --- netem: fabric delay ---------------------------------------------------
+
+for try in 1 2; do
+	read -r nf ne nemax nfmin nfp50 nemin nep50 nn nfd ned <<< \
+		"$(phase netem 0 "$NETEM_MS")"
+	show "netem +$NETEM_MS ms" "$nf" "$ne" "$nemax" "$nfmin" "$nfp50" \
+		"$nemin" "$nep50" "$nn" "$nfd" "$ned"
+	[ "$try" = 2 ] && break
+	awk "BEGIN { exit !($nf > $NETEM_MS * 500 && $nfmin < $nemin && $ned < $hed) }" && break
+	log "noisy run, once more"
+done
+
+expect "trace events in every phase ($hn, $on, $nn)" \
+	"$hn > 20 && $on > 20 && $nn > 10"
+expect "most samples split on software stamps" "$sw > 4 * ($miss + $rej)"
+# Lock hold: the delay is the host's.
+expect "hold: endpoint delay (EWMA max) reaches a quarter of the hold" \
+	"$hemax >= $HOLD_MS * 250"
+expect "hold: fabric delay p50 stays below half the hold" \
+	"$hf < $HOLD_MS * 500"
+expect "hold: the endpoint window is cut more often than the fabric window" \
+	"$hed > $hfd"
+expect "hold: the endpoint window shrinks below the fabric window (min)" \
+	"$hemin < $hfmin"
+# Without timestamps the same hold cuts the fabric window instead.
+expect "hold, tstamp=off: no endpoint cut, more fabric cuts than with stamps" \
+	"$oed == 0 && $ofd > $hfd"
+# Netem: the delay is the network's.
+expect "netem: fabric delay carries the added delay (p50 > half of it)" \
+	"$nf > $NETEM_MS * 500"
+expect "netem: endpoint cuts fewer than in the hold phase" "$ned < $hed"
+expect "netem: endpoint delay (EWMA max) below the hold phase's" \
+	"$nemax < $hemax"
+expect "netem: the fabric window shrinks below the endpoint window (min)" \
+	"$nfmin < $nemin"
+
+# --- tstamp=off: no split, nothing counted --------------------------------
+
+set_param tcp_swift tstamp off
+sw0=$(swift_stat SwiftTstampSw)
+in_cli "$DCC_BIN/lockhold" -C swift -t 1 "$SRV_IP" "$PORT" > /dev/null
+expect "tstamp=off: no sample split" "$(swift_stat SwiftTstampSw) == $sw0"
+set_param tcp_swift tstamp software
+
+# --- unload with timestamps in use ----------------------------------------
+
+if [ "$have_kstate" = 1 ]; then
+	in_cli "$DCC_BIN/lockhold" -C swift -t 3 "$SRV_IP" "$PORT" > /dev/null &
+	pid=$!
+	sleep 1.5
+	read -r w1 k1 tp1 <<< "$(kstate)"
+	log "in use: netstamp_wanted=$w1 key=$k1 tcp_probe key=$tp1"
+	expect "in use: the probe is attached to tcp_probe" "$tp1 > $tp0"
+	expect "in use: software timestamps are held" "$w1 > $w0 && $k1 > 0"
+	wait $pid
+fi
+topo_cleanup
+trap - EXIT
+check "module unloads after the transfers" unload_module tcp_swift
+if [ "$have_kstate" = 1 ]; then
+	sleep 0.5	# net_disable_timestamp() may finish from a work item
+	read -r w2 k2 tp2 <<< "$(kstate)"
+	log "after unload: netstamp_wanted=$w2 key=$k2 tcp_probe key=$tp2"
+	expect "after unload: no probe left on tcp_probe" "$tp2 == $tp0"
+	expect "after unload: software timestamping count as before" \
+		"$w2 == $w0 && $k2 == $k0"
+fi
+finish

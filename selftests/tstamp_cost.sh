@@ -1,0 +1,77 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# What ACK timestamps cost sockets that do not use our modules (a
+# measurement, not in TEST_PROGS; Documentation/timestamps.rst, "Cost"):
+# the goodput of a cubic bulk transfer CLI -> SRV over unshaped veths
+# (CPU bound in the emulator) in three states, alternated ROUNDS times:
+#   none      no swift connection: no probe, no software timestamping
+#   probe     tstamp=hardware and one idle swift connection: the tcp_probe
+#             probe is attached (every cubic segment received calls it)
+#   probe+sw  tstamp=software and one idle swift connection: the probe and
+#             host-wide software receive timestamps
+# and, where ftrace's function profiler exists, the probe's calls and
+# their mean time (with the profiler's own overhead).
+#   make -C selftests run_vm TESTS="tstamp_cost.sh"
+. "$(dirname "$0")/lib.sh"
+require_root
+require_cmd iperf3 jq
+
+SECS=${SECS:-4}
+ROUNDS=${ROUNDS:-3}
+
+load_module tcp_swift || exit $KSFT_FAIL
+topo_dumbbell
+trap topo_cleanup EXIT
+allow_cc swift
+iperf_server 5201
+iperf_server 5202
+
+# idle_swift: a swift connection that sends 8 kbit/s, in the background.
+idle_swift() {
+	in_cli iperf3 -c "$SRV_IP" -p 5202 -C swift -b 8k -t 600 \
+		> /dev/null 2>&1 &
+	idle=$!
+	sleep 1
+}
+
+cubic() { iperf_flow cubic "$SECS" 5201 | iperf_mbps; }
+
+declare -A res
+for r in $(seq "$ROUNDS"); do
+	res[none]="${res[none]} $(cubic)"
+	set_param tcp_swift tstamp hardware
+	idle_swift
+	res[probe]="${res[probe]} $(cubic)"
+	kill $idle; wait $idle 2>/dev/null
+	set_param tcp_swift tstamp software
+	idle_swift
+	res[probesw]="${res[probesw]} $(cubic)"
+	kill $idle; wait $idle 2>/dev/null
+	log "round $r: none${res[none]##* } probe${res[probe]##* } probe+sw${res[probesw]##* }"
+done
+med() { echo "$1" | tr ' ' '\n' | grep . | percentile 50; }
+n=$(med "${res[none]}"); p=$(med "${res[probe]}"); s=$(med "${res[probesw]}")
+log "cubic goodput, median of $ROUNDS x ${SECS} s (Mbit/s): none $n, probe $p, probe+sw $s"
+log "relative: probe $(awk -v a="$p" -v b="$n" 'BEGIN { printf "%+.1f %%", (a / b - 1) * 100 }'), probe+sw $(awk -v a="$s" -v b="$n" 'BEGIN { printf "%+.1f %%", (a / b - 1) * 100 }')"
+
+prof=$TRACEFS/function_profile_enabled
+if [ -w "$prof" ] && echo dcc_ts_probe > "$TRACEFS/set_ftrace_filter" 2>/dev/null; then
+	set_param tcp_swift tstamp software
+	idle_swift
+	echo 1 > "$prof"
+	cubic > /dev/null
+	echo 0 > "$prof"
+	kill $idle; wait $idle 2>/dev/null
+	cat "$TRACEFS"/trace_stat/function* 2>/dev/null |
+		awk '$1 == "dcc_ts_probe" { h += $2; t += $3 }
+		     END { if (h) printf "# probe: %d calls during a %s s cubic transfer, mean %.0f ns per call (profiler overhead included)\n", h, s, t * 1000 / h }' s="$SECS"
+	echo > "$TRACEFS/set_ftrace_filter"
+else
+	log "no function profiler: per-call time not measured"
+fi
+topo_cleanup
+trap - EXIT
+unload_module tcp_swift
+check "measured" true
+finish
