@@ -90,13 +90,16 @@ VM_BOOT_MARGIN=1 vm out err --timeout 1 sleep 60
 ok "$([ "$rc" -eq 124 ] && grep -q 'vm: timed out' err && echo 0 || echo 1)" \
 	"host kills a VM that overruns its limit (exit $rc)" err
 
-# 13-14. Kernel-log check.
+# 13-14b. Kernel-log check.
 vm out err sh -c 'echo "WARNING: dccvm selftest" >/dev/kmsg'
 ok "$([ "$rc" -eq 3 ] && grep -q 'vm: kernel problem:.*WARNING: dccvm selftest' err && echo 0 || echo 1)" \
 	"a WARNING in the kernel log fails a successful command (exit $rc)" err
 vm out err sh -c 'echo "BUG: dccvm selftest" >/dev/kmsg; exit 5'
 ok "$([ "$rc" -eq 5 ] && grep -q 'vm: kernel problem:' err && echo 0 || echo 1)" \
 	"...and keeps a failing command's status (exit $rc)" err
+vm out err sh -c 'echo "WARNING: dccvm selftest cleared" >/dev/kmsg; dmesg -C'
+ok "$([ "$rc" -eq 3 ] && grep -q 'vm: kernel problem:.*WARNING: dccvm selftest cleared' err && echo 0 || echo 1)" \
+	"...even when the command cleared the ring buffer (exit $rc)" err
 
 # 15. The check can be disabled.
 VM_ALLOW_KERNEL_WARN=1 vm out err sh -c 'echo "WARNING: dccvm selftest" >/dev/kmsg'
