@@ -2,6 +2,7 @@
 #
 # make              build the modules against KDIR
 # make check        unit tests (userspace) + selftests in the VM
+# make check-long   the long robustness variants in the VM (ROBUST_LONG=1)
 # make demo         swift vs cubic through a shaped bottleneck, in the VM
 # make bench        the benchmark suite in the VM: tables and plots
 # make install      install into /lib/modules/<KVER>/extra and run depmod
@@ -29,7 +30,7 @@ KVER ?= $(shell $(MAKE) -s -C $(KDIR) kernelrelease 2>/dev/null)
 
 CHECKPATCH ?= $(firstword $(wildcard /usr/src/linux-source-6.1/scripts/checkpatch.pl) checkpatch.pl)
 
-.PHONY: all modules clean install uninstall deps check unit selftests demo \
+.PHONY: all modules clean install uninstall deps check check-long unit selftests demo \
 	bench lint checkpatch sparse kdir-check fuzz fuzz-long
 
 all: modules
@@ -78,6 +79,10 @@ selftests: modules
 
 check:
 	$(SRCDIR)/tools/check.sh
+
+# Documentation/testing.rst: faults, load, lifecycle and bad input, longer.
+check-long: modules
+	$(MAKE) -C selftests run_vm_long
 
 demo:
 	$(SRCDIR)/tools/demo.sh

@@ -3,13 +3,15 @@
 #
 # Run test programs the way the kernel's kselftest runner does: TAP 13,
 # one result per program, exit 0 = pass, 4 = skip, anything else = fail,
-# each program under the per-test timeout from ./settings (timeout=N).
+# each program under the per-test timeout from ./settings (timeout=N;
+# KSFT_TIMEOUT=N overrides it).
 # Prints "selftests: N passed, N failed, N skipped" last; exit 1 on a failure.
 set -u
 cd "$(dirname "$0")" || exit 1
 
 timeout_s=45
 [ -f settings ] && timeout_s=$(sed -n 's/^timeout=//p' settings)
+timeout_s=${KSFT_TIMEOUT:-$timeout_s}	# long variants need more
 
 tests=("$@")
 pass=0 fail=0 skip=0 n=0
