@@ -23,7 +23,7 @@ log "congestion controls: ${CCS[*]}"
 
 MB=1000000
 if [ "$ROBUST_LONG" = 1 ]; then
-	BYTES=$((8 * MB)) TMO=240
+	BYTES=$((6 * MB)) TMO=240
 else
 	BYTES=$((3 * MB)) TMO=90
 fi

@@ -7,13 +7,13 @@
 # completes (none fails, none stalls), none is left open afterwards, the
 # module's reference count returns to zero and it unloads, and kernel
 # memory (slab, TCP socket objects) returns to where it was, with a
-# generous tolerance.  ROBUST_LONG=1: 3000 connections for 60 s each.
+# generous tolerance.  ROBUST_LONG=1: 2000 connections for 40 s each.
 . "$(dirname "$0")/lib.sh"
 require_root
 require_cmd ss
 
 if [ "$ROBUST_LONG" = 1 ]; then
-	CONNS=${LOAD_CONNS:-3000} SECS=${LOAD_SECS:-60}
+	CONNS=${LOAD_CONNS:-2000} SECS=${LOAD_SECS:-40}
 else
 	CONNS=${LOAD_CONNS:-1000} SECS=${LOAD_SECS:-6}
 fi
