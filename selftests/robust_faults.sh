@@ -51,7 +51,7 @@ port=7000
 # one transfer per congestion control at once; ACTION runs meanwhile.
 scenario() {
 	local name=$1 data=$2 ack=$3 addr=${4:-$SRV_IP} bytes=${5:-$BYTES}
-	local sopt=${6:-} ropt=${7:-} action=${8:-} cc i=0 t0 ms
+	local sopt=${6:-} ropt=${7:-} action=${8:-} cc i=0 t0 ms ok
 	nscen=$((nscen + 1))
 	faults "$data" "$ack"
 	t0=$(date +%s%N)
@@ -66,10 +66,11 @@ scenario() {
 	done
 	for cc in "${CCS[@]}"; do
 		ms=$(xfer_field "$tmp" "$name.$cc" ms)
-		if check "$name: $cc transfers $((bytes / 1000)) KB byte-exact (${ms:-?} ms, retrans $(xfer_field "$tmp" "$name.$cc" retrans))" \
-			xfer_verify "$tmp" "$name.$cc" "$cc"; then
-			survived[$cc]=$((${survived[$cc]:-0} + 1))
-		fi
+		ok=0
+		xfer_verify "$tmp" "$name.$cc" "$cc" && ok=1
+		survived[$cc]=$((${survived[$cc]:-0} + ok))
+		check "$name: $cc transfers $((bytes / 1000)) KB byte-exact (${ms:-?} ms, retrans $(xfer_field "$tmp" "$name.$cc" retrans))" \
+			test $ok = 1
 	done
 	log "$name: $((($(date +%s%N) - t0) / 1000000)) ms"
 }

@@ -25,8 +25,7 @@ CCS=($(load_dcc_modules)) || { check "load the modules" false; finish; }
 [ ${#CCS[@]} -gt 0 ] || skip "no congestion control module built"
 
 topo_dumbbell
-# 20 Mbit/s: a 3 MB transfer lasts over a second, long enough to act
-# during it.
+# 20 Mbit/s; transfers that must be open while something happens pause.
 in_rtr tc qdisc replace dev rs0 root netem rate 20mbit limit 1000
 in_rtr tc qdisc replace dev rc0 root netem delay 250us limit 10000
 
@@ -56,7 +55,9 @@ for cc in "${CCS[@]}"; do
 
 	# In use by a connection.
 	port=$((port + 1))
-	xfer_start "$tmp" "inuse.$cc" "$cc" "$SRV_IP" $port $((3 * MB)) 1 $TMO
+	# (idle 2 s after 300 KB: surely open when rmmod runs)
+	xfer_start "$tmp" "inuse.$cc" "$cc" "$SRV_IP" $port $MB 1 $TMO \
+		"-i 300000:2000"
 	wait_conn $port
 	check "$cc: rmmod while a connection uses it is refused (in use)" \
 		rmmod_refused "$mod"
@@ -74,7 +75,7 @@ for cc in "${CCS[@]}"; do
 		rmmod_refused "$mod"
 	port=$((port + 1))
 	XFER_SENDER_CC="" xfer_start "$tmp" "dflt.$cc" "$cc" "$SRV_IP" $port \
-		$((3 * MB)) 2 $TMO
+		$MB 2 $TMO "-i 300000:3000"
 	wait_conn $port
 	in_cli sysctl -qw net.ipv4.tcp_congestion_control=cubic
 	port=$((port + 1))
@@ -119,7 +120,7 @@ done
 if grep -q '^tcp_plb ' /proc/modules; then
 	cc=${CCS[0]}
 	port=$((port + 1))
-	xfer_start "$tmp" plb "$cc" "$SRV_IP" $port $((3 * MB)) 5 $TMO
+	xfer_start "$tmp" plb "$cc" "$SRV_IP" $port $MB 5 $TMO "-i 300000:2000"
 	wait_conn $port
 	check "tcp_plb: rmmod while $cc connections use it is refused" \
 		rmmod_refused tcp_plb
