@@ -316,6 +316,8 @@ static void c_step(int ep, struct cconn *k, const struct opts *o,
 				return;
 			}
 			if (r <= 0) {
+				complain("churn: write: %s%.0ld\n",
+					 r ? strerror(errno) : "nothing", 0);
 				c_end(ep, k, 0);
 				return;
 			}
@@ -335,6 +337,8 @@ static void c_step(int ep, struct cconn *k, const struct opts *o,
 			if (r < 0 && errno == EAGAIN)
 				return;
 			if (r <= 0) {
+				complain("churn: read: %s%.0ld\n",
+					 r ? strerror(errno) : "closed by the server", 0);
 				c_end(ep, k, 0);
 				return;
 			}
