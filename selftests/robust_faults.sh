@@ -25,7 +25,7 @@ MB=1000000
 if [ "$ROBUST_LONG" = 1 ]; then
 	BYTES=$((6 * MB)) TMO=240
 else
-	BYTES=$((3 * MB)) TMO=90
+	BYTES=$((2 * MB)) TMO=90
 fi
 RATE=100mbit
 tmp=$(mktemp -d)

@@ -15,7 +15,7 @@
 . "$(dirname "$0")/lib.sh"
 require_root
 
-CYCLES=2
+CYCLES=1
 [ "$ROBUST_LONG" = 1 ] && CYCLES=10
 MB=1000000
 TMO=90
@@ -58,7 +58,7 @@ for cc in "${CCS[@]}"; do
 	port=$((port + 1))
 	# (idle 2 s after 300 KB: surely open when rmmod runs)
 	xfer_start "$tmp" "inuse.$cc" "$cc" "$SRV_IP" $port $MB 1 $TMO \
-		"-i 300000:2000"
+		"-i 300000:1500"
 	wait_conn $port
 	check "$cc: rmmod while a connection uses it is refused (in use)" \
 		rmmod_refused "$mod"
@@ -124,7 +124,7 @@ if grep -q '^tcp_plb ' /proc/modules; then
 	for cc in "${CCS[@]}"; do
 		port=$((port + 1))
 		xfer_start "$tmp" "plb.$cc" "$cc" "$SRV_IP" $port $MB 5 $TMO \
-			"-i 300000:1500"
+			"-i 300000:1000"
 		wait_conn $port
 		refs=$(cat /sys/module/tcp_plb/refcnt)
 		if [ "$refs" -gt 0 ]; then

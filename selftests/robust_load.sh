@@ -15,7 +15,7 @@ require_cmd ss
 if [ "$ROBUST_LONG" = 1 ]; then
 	CONNS=${LOAD_CONNS:-2000} SECS=${LOAD_SECS:-40}
 else
-	CONNS=${LOAD_CONNS:-1000} SECS=${LOAD_SECS:-5}
+	CONNS=${LOAD_CONNS:-1000} SECS=${LOAD_SECS:-4}
 fi
 # Tolerances: slab moves by a few MB with caches and per-CPU pages; a
 # leak of one socket per connection would be 10 MB and more.
