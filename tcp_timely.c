@@ -87,7 +87,7 @@ DCC_PARAM_UINT(segment_bytes, 16384, 1, 16777216, NULL, NULL,
 DCC_PARAM_UINT(rtt_min_filter, 0, 0, 1, NULL, NULL,
 	       "0: a completion's RTT is its last ACK's sample (paper); 1: the smallest sample in the completion");
 DCC_PARAM_ENUM(tstamp, DCC_TS_MODE_AUTO, dcc_ts_mode_names, NULL,
-	       "ACK receive timestamps: the RTT is the fabric delay (departure to the ACK's arrival) with auto (hardware, else software), hardware or software; the whole RTT with off [default auto]");
+	       "ACK receive timestamps: the RTT is the fabric delay (departure to the ACK's arrival) with auto (hardware where the NIC stamps, else software), hardware or software; the whole RTT with off [default auto, one of auto|hardware|software|off]");
 DCC_PARAM_UINT(cwnd_gain_pct, 200, 100, 1000, NULL, NULL,
 	       "safeguard window: rate times worst-case RTT times this, in percent");
 

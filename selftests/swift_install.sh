@@ -38,7 +38,7 @@ check "modinfo: version" grep -qE '^version: *[0-9]' <<< "$info"
 check "modinfo: license GPL" grep -qE '^license: *GPL$' <<< "$info"
 np=$(echo "$info" | grep -c '^parm:')
 nu=$(echo "$info" | grep '^parm:' |
-     grep -cE '(1/1000|microseconds|milliseconds|nanoseconds|packets?|hops|percent|0: |timeouts in a row).*\[default [0-9]+, range [0-9]+-[0-9]+\]')
+     grep -cE '(1/1000|microseconds|milliseconds|nanoseconds|packets?|hops|percent|0: |timeouts in a row).*\[default [0-9]+, range [0-9]+-[0-9]+\]|\[default [a-z]+, one of [a-z|]+\]')
 expect "modinfo: every parameter ($np) states unit, default and range ($nu)" \
 	"$np >= 18 && $nu == $np"
 check "rmmod after modprobe" modprobe -r tcp_swift
