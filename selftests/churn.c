@@ -228,6 +228,7 @@ struct opts {
 };
 
 static struct addrinfo *dst;
+static const char *client_cc;	/* the clients' congestion control too */
 static long opened, completed, failed, stalled, exchanges;
 
 static void c_start(int ep, struct cconn *k, long long now)
@@ -238,6 +239,7 @@ static void c_start(int ep, struct cconn *k, long long now)
 	fd = socket(dst->ai_family, SOCK_STREAM | SOCK_NONBLOCK, 0);
 	if (fd < 0)
 		die("socket");
+	set_cc(fd, client_cc);
 	k->fd = fd;
 	k->state = C_CONNECTING;
 	k->rounds = 0;
@@ -373,6 +375,7 @@ static int client(const char *addr, const char *port, const struct opts *o)
 
 	signal(SIGPIPE, SIG_IGN);
 	nofile(o->conns + 64);
+	client_cc = o->cc;
 	if (getaddrinfo(addr, port, &hints, &dst))
 		die("getaddrinfo");
 	k = calloc((size_t)o->conns, sizeof(*k));

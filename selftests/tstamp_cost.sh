@@ -17,8 +17,8 @@
 require_root
 require_cmd iperf3 jq
 
-SECS=${SECS:-4}
-ROUNDS=${ROUNDS:-5}
+SECS=${SECS:-3}
+ROUNDS=${ROUNDS:-7}
 
 load_module tcp_swift || exit $KSFT_FAIL
 topo_dumbbell
@@ -60,23 +60,39 @@ measure_idle() {
 
 cubic() { iperf_flow cubic "$SECS" 5201 | iperf_mbps; }
 
+# One state's goodput into res[STATE].
+measure() {
+	case $1 in
+	none)	m=$(cubic) ;;
+	probe)	set_param tcp_swift tstamp hardware; measure_idle ;;
+	probesw) set_param tcp_swift tstamp software; measure_idle ;;
+	esac
+	res[$1]="${res[$1]} $m"
+}
 declare -A res
+order=(none probe probesw)
 for r in $(seq "$ROUNDS"); do
-	res[none]="${res[none]} $(cubic)"
-	set_param tcp_swift tstamp hardware
-	measure_idle
-	res[probe]="${res[probe]} $m"
-	set_param tcp_swift tstamp software
-	measure_idle
-	res[probesw]="${res[probesw]} $m"
+	# The order rotates each round: whichever runs first in a round is
+	# not always the same state.
+	for i in 0 1 2; do
+		measure "${order[$(((i + r) % 3))]}"
+	done
 	log "round $r: none${res[none]##* } probe${res[probe]##* } probe+sw${res[probesw]##* }"
+	# Paired with the round's own "none": slow drifts of the emulated
+	# host's speed cancel out.
+	res[rp]="${res[rp]} $(awk -v a="${res[probe]##* }" -v b="${res[none]##* }" 'BEGIN { print a / b }')"
+	res[rs]="${res[rs]} $(awk -v a="${res[probesw]##* }" -v b="${res[none]##* }" 'BEGIN { print a / b }')"
 done
 med() { echo "$1" | tr ' ' '\n' | grep . | percentile 50; }
 n=$(med "${res[none]}"); p=$(med "${res[probe]}"); s=$(med "${res[probesw]}")
 spread() { echo "$1" | tr ' ' '\n' | grep . | sort -g | sed -n '1p;$p' | xargs printf '%.0f..%.0f'; }
 log "cubic goodput, median of $ROUNDS x ${SECS} s (Mbit/s): none $n, probe $p, probe+sw $s"
 log "spread (min..max): none $(spread "${res[none]}"), probe $(spread "${res[probe]}"), probe+sw $(spread "${res[probesw]}")"
-log "relative: probe $(awk -v a="$p" -v b="$n" 'BEGIN { printf "%+.1f %%", (a / b - 1) * 100 }'), probe+sw $(awk -v a="$s" -v b="$n" 'BEGIN { printf "%+.1f %%", (a / b - 1) * 100 }')"
+pct() { awk -v r="$1" 'BEGIN { printf "%+.1f %%", (r - 1) * 100 }'; }
+rspread() { echo "$1" | tr ' ' '\n' | grep . | sort -g | sed -n '1p;$p' |
+	    while read -r r; do pct "$r"; echo; done | paste -sd/ | sed 's|/| .. |'; }
+log "paired with each round's none, median (min .. max): probe $(pct "$(med "${res[rp]}")") ($(rspread "${res[rp]}")), probe+sw $(pct "$(med "${res[rs]}")") ($(rspread "${res[rs]}"))"
+log "relative of the medians: probe $(awk -v a="$p" -v b="$n" 'BEGIN { printf "%+.1f %%", (a / b - 1) * 100 }'), probe+sw $(awk -v a="$s" -v b="$n" 'BEGIN { printf "%+.1f %%", (a / b - 1) * 100 }')"
 
 prof=$TRACEFS/function_profile_enabled
 if [ -w "$prof" ] && echo dcc_ts_probe > "$TRACEFS/set_ftrace_filter" 2>/dev/null; then
