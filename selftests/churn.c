@@ -38,21 +38,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#define TOOL_NAME "churn"
+#include "tool.h"
+
 static char buf[1 << 16];
-
-static void __attribute__((noreturn)) die(const char *what)
-{
-	fprintf(stderr, "churn: %s: %s\n", what, strerror(errno));
-	exit(1);
-}
-
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
-}
 
 static void nofile(long n)
 {
@@ -75,12 +64,6 @@ static void complain(const char *fmt, const char *what, long n)
 
 	if (said++ < 10)
 		fprintf(stderr, fmt, what, n);
-}
-
-static void set_cc(int fd, const char *cc)
-{
-	if (cc && setsockopt(fd, IPPROTO_TCP, TCP_CONGESTION, cc, strlen(cc)))
-		die("TCP_CONGESTION");
 }
 
 /* --- server ------------------------------------------------------------ */

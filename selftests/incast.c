@@ -39,23 +39,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#define TOOL_NAME "incast"
+#include "tool.h"
+
 #define MAX_FLOWS 4096
 
 static char buf[1 << 16];
-
-static long long now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
-}
-
-static void __attribute__((noreturn)) die(const char *what)
-{
-	fprintf(stderr, "incast: %s: %s\n", what, strerror(errno));
-	exit(1);
-}
 
 static int cmp_ll(const void *a, const void *b)
 {
@@ -166,8 +155,7 @@ static int bulk(const char *addr, const char *port, double secs,
 	fd = socket(ai->ai_family, SOCK_STREAM, 0);
 	if (fd < 0)
 		die("socket");
-	if (cc && setsockopt(fd, IPPROTO_TCP, TCP_CONGESTION, cc, strlen(cc)))
-		die("setsockopt(TCP_CONGESTION)");
+	set_cc(fd, cc);
 	if (connect(fd, ai->ai_addr, ai->ai_addrlen))
 		die("connect");
 	freeaddrinfo(ai);
@@ -210,9 +198,7 @@ static int client(const char *addr, const char *port, int nflows,
 
 		if (fd < 0)
 			die("socket");
-		if (cc && setsockopt(fd, IPPROTO_TCP, TCP_CONGESTION, cc,
-				     strlen(cc)))
-			die("setsockopt(TCP_CONGESTION)");
+		set_cc(fd, cc);
 		if (connect(fd, ai->ai_addr, ai->ai_addrlen))
 			die("connect");
 		fcntl(fd, F_SETFL, O_NONBLOCK);

@@ -32,6 +32,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#define TOOL_NAME "lockhold"
+#include "tool.h"
+
 #define CHUNK	(64 * 1024)
 
 static long page;
@@ -40,20 +43,6 @@ static char *fill;		/* what the fault handler copies in */
 static int uffd;
 static int hold_ms;
 static volatile long long held_us;
-
-static long long now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
-}
-
-static void die(const char *what)
-{
-	perror(what);
-	exit(1);
-}
 
 /* Resolve each fault on the trap page HOLD_MS after it happened. */
 static void *handler(void *arg)
@@ -153,8 +142,7 @@ int main(int argc, char **argv)
 	fd = socket(AF_INET, SOCK_STREAM, 0);
 	if (fd < 0)
 		die("socket");
-	if (cc && setsockopt(fd, IPPROTO_TCP, TCP_CONGESTION, cc, strlen(cc)))
-		die("TCP_CONGESTION");
+	set_cc(fd, cc);
 	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)))
 		die("connect");
 	end = now_us() + secs * 1000000LL;

@@ -37,21 +37,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#define TOOL_NAME "rpc"
+#include "tool.h"
+
 static char buf[1 << 16];
-
-static long long now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
-}
-
-static void __attribute__((noreturn)) die(const char *what)
-{
-	fprintf(stderr, "rpc: %s: %s\n", what, strerror(errno));
-	exit(1);
-}
 
 static int cmp_ll(const void *a, const void *b)
 {
@@ -154,9 +143,8 @@ static int client(const char *addr, const char *port, long count,
 	fd = socket(ai->ai_family, SOCK_STREAM, 0);
 	if (fd < 0)
 		die("socket");
-	if (cc && strcmp(cc, "-") &&
-	    setsockopt(fd, IPPROTO_TCP, TCP_CONGESTION, cc, strlen(cc)))
-		die("TCP_CONGESTION");
+	if (cc && strcmp(cc, "-"))	/* "-": the default */
+		set_cc(fd, cc);
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	if (connect(fd, ai->ai_addr, ai->ai_addrlen))
 		die("connect");

@@ -36,24 +36,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#define TOOL_NAME "xfer"
+#include "tool.h"
+
 #define CA_NAME_MAX 16
 #define BUF (1 << 16)
 
 static unsigned char buf[BUF];
-
-static void __attribute__((noreturn)) die(const char *what)
-{
-	fprintf(stderr, "xfer: %s: %s\n", what, strerror(errno));
-	exit(1);
-}
-
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
-}
 
 /* xorshift64*: the stream, a pure function of the seed and the offset. */
 struct gen {
@@ -98,12 +87,6 @@ static int write_all(int fd, const unsigned char *p, size_t n)
 		n -= (size_t)w;
 	}
 	return 0;
-}
-
-static void set_cc(int fd, const char *cc)
-{
-	if (cc && *cc && setsockopt(fd, IPPROTO_TCP, TCP_CONGESTION, cc, strlen(cc)))
-		die("TCP_CONGESTION");
 }
 
 static void get_cc(int fd, char *name)
