@@ -34,7 +34,7 @@ MOD=tcp_dcqcn
 EV=$TRACEFS/events/tcp_dcqcn/dcqcn_notify
 
 # shellcheck disable=SC2086
-load_module $MOD $DCQCN_VM_PARAMS || exit $KSFT_FAIL
+load_module $MOD || exit $KSFT_FAIL
 load_stock_cc dctcp
 cleanup() {
 	[ -w "$EV/enable" ] && echo 0 > "$EV/enable"

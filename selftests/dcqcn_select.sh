@@ -14,11 +14,11 @@ require_cmd iperf3 ss
 MOD=tcp_dcqcn
 trap topo_cleanup EXIT
 # shellcheck disable=SC2086
-SRV_CC=dcqcn check_cc_selection dcqcn $MOD $DCQCN_VM_PARAMS
+SRV_CC=dcqcn check_cc_selection dcqcn $MOD
 
 # --- fallback without ECN -------------------------------------------------
 # shellcheck disable=SC2086
-load_module $MOD $DCQCN_VM_PARAMS || exit $KSFT_FAIL
+load_module $MOD || exit $KSFT_FAIL
 topo_dumbbell
 allow_cc dcqcn
 # The receiver refuses ECN (tcp_ecn=0: neither request nor accept it).

@@ -54,6 +54,18 @@ require_root() {
 	[ "$(id -u)" -eq 0 ] || skip "needs root (run in the VM: make selftests)"
 }
 
+# require_virtual_time: a test that asserts a throughput, delay, fairness,
+# incast or PLB figure says which clock it measured with.  In the test VM
+# (tools/vm/run) the default is virtual time: deterministic, immune to host
+# load.  On a host clock the figures jitter; the test still runs.
+require_virtual_time() {
+	case ${DCC_VM_CLOCK:-} in
+	virtual) log "clock: virtual (QEMU icount), deterministic" ;;
+	"") log "clock: this host's (not the test VM): figures may jitter" ;;
+	*) log "clock: the VM's host-timed clock: figures may jitter" ;;
+	esac
+}
+
 require_cmd() {
 	local c
 	for c in "$@"; do
@@ -62,42 +74,6 @@ require_cmd() {
 }
 
 # --- modules -----------------------------------------------------------
-
-# Parameters for the emulated test bed, in one place (tests, demo, bench).
-# The VM's idle RTT is 0.5-0.9 ms with timer spikes of 10 ms and more: a
-# 25 us queueing allowance (right for a real fabric) is below that noise,
-# so swift gets a 1 ms target above the RTT floor.  Its smallest window is
-# 0.1 packet instead of 0.001: with a ~1 ms RTT, 0.001 means one packet a
-# second, and a flow that noise pushes there takes seconds to come back.
-# See Documentation/swift.rst, "Test beds".
-SWIFT_VM_PARAMS=${SWIFT_VM_PARAMS:-"base_target_us=1000 min_cwnd_mpkt=100"}
-
-# TIMELY's defaults are the paper's for a 10 Gbit/s fabric (T_low 50 us,
-# T_high 500 us, min_rtt 20 us, delta 10 Mbit/s): all below this test bed's
-# idle RTT.  Here the line is the 100 Mbit/s bottleneck, the thresholds sit
-# above the RTT floor, a completion is 64 KB (the paper's upper end) and its
-# RTT is its smallest sample, the gradient EWMA weight is a = 0.2 (smoother
-# than 0.875, as the author's later code is with 0.02), delta is 5 % of
-# the line and the patched gain puts the fixed point inside the band: the
-# VM's ms-scale host noise on single ACKs otherwise cuts the rate to
-# 15-60 %.  See Documentation/timely.rst, "VM test bed".
-TIMELY_VM_PARAMS=${TIMELY_VM_PARAMS:-"line_rate_mbps=100 delta_kbps=5000 t_low_us=1000 t_high_us=3000 min_rtt_us=500 patched_beta_ppm=100000 rtt_min_filter=1 segment_bytes=65536 ewma_alpha_permille=200"}
-
-# On the two-path PLB test bed (topo_twopath, 20 and 50 Mbit/s paths) a
-# 32 KB burst queues 5 ms by itself on the 50 Mbit/s path: the targets sit
-# above that, so that only the congested path (tens of ms) counts as
-# congested.  Used by plb_twopath.sh and the benchmark's scenario 6.
-SWIFT_PLB_PARAMS=${SWIFT_PLB_PARAMS:-"$SWIFT_VM_PARAMS base_target_us=5000"}
-TIMELY_PLB_PARAMS=${TIMELY_PLB_PARAMS:-"$TIMELY_VM_PARAMS t_high_us=8000"}
-
-# DCQCN's reference timers (55 us increase timer and alpha period, one
-# notification per 50 us) are sized for fabric RTTs of ~10 us; this test
-# bed's RTT is ~1 ms, so they are scaled up with it: at most one
-# notification per ms, the increase timer of the other reference config
-# (1.5 ms), alpha periods of 1 ms, a 64 KB byte counter, and steps scaled
-# to the 100 Mbit/s line (R_AI 1 %, R_HAI 5 % of it).  See
-# Documentation/dcqcn.rst, "VM test bed".
-DCQCN_VM_PARAMS=${DCQCN_VM_PARAMS:-"line_rate_mbps=100 cnp_interval_us=1000 alpha_period_us=1000 timer_us=1500 byte_counter_kb=64 ai_rate_kbps=1000 hai_rate_kbps=5000"}
 
 # ko_path MOD: the module built in the tree, else the installed one.
 ko_path() {
@@ -139,6 +115,12 @@ set_param() {
 
 get_param() {
 	cat "/sys/module/$1/parameters/$2"
+}
+
+# module_params MOD: every parameter of MOD as NAME=VALUE on one line.
+module_params() {
+	(cd "/sys/module/$1/parameters" && grep -H . -- * | sed 's/:/=/' |
+		tr '\n' ' ')
 }
 
 # set_params MOD NAME=VALUE...: write several parameters at run time.
@@ -724,22 +706,13 @@ dcc_modules() {
 	done | awk '!seen[$0]++'
 }
 
-# vm_params MOD: MOD's test-bed parameters (SWIFT_VM_PARAMS for
-# tcp_swift, ...), empty when it has none.
-vm_params() {
-	local v=${1#tcp_}
-	v=${v^^}_VM_PARAMS
-	echo "${!v:-}"
-}
-
-# load_dcc_modules: (re)load every module in the tree with its test-bed
-# parameters and allow its congestion control in every namespace; prints
+# load_dcc_modules: (re)load every module in the tree at its shipped
+# defaults and allow its congestion control in every namespace; prints
 # the congestion controls registered, one a line.
 load_dcc_modules() {
 	local m
 	for m in $(dcc_modules); do
-		# shellcheck disable=SC2046 # parameters are words
-		load_module "$m" $(vm_params "$m") >&2 || return 1
+		load_module "$m" >&2 || return 1
 	done
 	# shellcheck disable=SC2046
 	allow_cc $(dcc_ccs_loaded)

@@ -15,7 +15,6 @@ source "$(dirname "$0")/lib.sh"
 require_root
 require_cmd iperf3 jq
 
-SWIFT_PLB_PARAMS="$SWIFT_VM_PARAMS base_target_us=5000"
 SUSPEND=20
 EV=$TRACEFS/events/tcp_plb/plb_repath
 
@@ -23,8 +22,7 @@ stat() { mod_stat "$NS_CLI" tcp_plb_stat "$1"; }
 
 tmp=$(mktemp -d)
 load_module tcp_plb enabled=1 || skip "tcp_plb.ko not built"
-# shellcheck disable=SC2086
-load_module tcp_swift $SWIFT_PLB_PARAMS
+load_module tcp_swift
 allow_cc swift
 topo_twopath 50 250 100
 pin6_path fd00:2::99 b

@@ -24,9 +24,7 @@ source "$(dirname "$0")/lib.sh"
 require_root
 require_cmd iperf3 tcpdump jq
 
-# SWIFT_PLB_PARAMS / TIMELY_PLB_PARAMS (lib.sh): targets above what a
-# 32 KB burst queues by itself on the 50 Mbit/s path (5 ms).  Path A's
-# queue is 60 ms.
+# swift and timely run at their shipped defaults.
 RPCS=60
 RPC_BYTES=32768
 RPC_GAP_US=10000
@@ -96,8 +94,7 @@ rpc_phase() {
 
 tmp=$(mktemp -d)
 load_module tcp_plb enabled=1 || skip "tcp_plb.ko not built"
-# shellcheck disable=SC2086
-load_module tcp_swift $SWIFT_PLB_PARAMS
+load_module tcp_swift
 allow_cc swift
 topo_twopath 50 250 100
 in_rtr tc class replace dev pa0 parent 1: classid 1:1 htb \
@@ -235,8 +232,7 @@ check "IPv4 connections were not repathed (none traced)" \
 log "IPv4: due repaths skipped: $(($(stat PlbRepathSkipped) - skipped0)) (traced $v4_skipped)"
 
 # 5. timely calls PLB too.
-# shellcheck disable=SC2086
-load_module tcp_timely $TIMELY_PLB_PARAMS
+load_module tcp_timely
 allow_cc timely
 r0=$(($(stat PlbRepathIdle) + $(stat PlbRepathForced)))
 rpc_phase timely timely_on

@@ -16,8 +16,7 @@ DELAY=${DELAY:-250}		# us, netem on the ACK path
 LIMIT=${LIMIT:-1000}		# packets of FIFO at the bottleneck
 SECS=${SECS:-8}
 
-# shellcheck disable=SC2086
-load_module tcp_swift $SWIFT_VM_PARAMS || exit $KSFT_FAIL
+load_module tcp_swift || exit $KSFT_FAIL
 topo_dumbbell
 trap topo_cleanup EXIT
 topo_shape "$RATE" "$DELAY" "$LIMIT"

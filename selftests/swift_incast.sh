@@ -13,8 +13,7 @@ FLOWS=${FLOWS:-16}
 BYTES=${BYTES:-131072}
 ROUNDS=${ROUNDS:-3}
 
-# shellcheck disable=SC2086
-load_module tcp_swift $SWIFT_VM_PARAMS || exit $KSFT_FAIL
+load_module tcp_swift || exit $KSFT_FAIL
 topo_dumbbell
 trap topo_cleanup EXIT
 topo_shape "$RATE" "$DELAY" "$LIMIT"

@@ -23,8 +23,7 @@ SECS=${SECS:-6}
 EV=$TRACEFS/events/tcp_swift/swift_update
 NS_OTHER=$NS_PREFIX-oth
 
-# shellcheck disable=SC2086
-load_module tcp_swift $SWIFT_VM_PARAMS || exit $KSFT_FAIL
+load_module tcp_swift || exit $KSFT_FAIL
 min_mpkt=$(get_param tcp_swift min_cwnd_mpkt)
 max_mpkt=$(($(get_param tcp_swift max_cwnd_pkts) * 1000))
 

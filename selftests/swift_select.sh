@@ -9,6 +9,6 @@ require_cmd iperf3 ss
 
 trap topo_cleanup EXIT
 # shellcheck disable=SC2086
-check_cc_selection swift tcp_swift $SWIFT_VM_PARAMS
+check_cc_selection swift tcp_swift
 trap - EXIT
 finish

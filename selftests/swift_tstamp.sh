@@ -117,7 +117,7 @@ show() {
 # --- setup -----------------------------------------------------------------
 
 # shellcheck disable=SC2086
-load_module tcp_swift $SWIFT_VM_PARAMS tstamp=software \
+load_module tcp_swift tstamp=software \
 	ep_target_us="$EP_TARGET" || exit $KSFT_FAIL
 check "tstamp reads back its name (software)" \
 	test "$(get_param tcp_swift tstamp)" = software

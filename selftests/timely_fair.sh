@@ -19,7 +19,7 @@ JAIN_MIN=${JAIN_MIN:-0.8}
 MOD=tcp_timely
 
 # shellcheck disable=SC2086
-load_module $MOD $TIMELY_VM_PARAMS || exit $KSFT_FAIL
+load_module $MOD || exit $KSFT_FAIL
 topo_dumbbell
 trap topo_cleanup EXIT
 topo_shape "$RATE" "$DELAY" "$LIMIT"

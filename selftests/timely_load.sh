@@ -55,7 +55,7 @@ check "load-time parameters applied" \
 	test "$(get_param $MOD t_low_us)/$(get_param $MOD t_high_us)" = 1000/3000
 unload_module $MOD
 # shellcheck disable=SC2086
-check "load with the VM test-bed parameters" load_module $MOD $TIMELY_VM_PARAMS
+check "load at the shipped defaults" load_module $MOD
 unload_module $MOD
 check "load with beta_permille=0 fails" \
 	sh -c "! insmod $(ko_path $MOD) beta_permille=0 2>/dev/null"

@@ -24,7 +24,7 @@ EV=$TRACEFS/events/tcp_timely/timely_update
 NS_OTHER=$NS_PREFIX-oth
 
 # shellcheck disable=SC2086
-load_module $MOD $TIMELY_VM_PARAMS || exit $KSFT_FAIL
+load_module $MOD || exit $KSFT_FAIL
 # Rate bounds in bytes per second (max_rate_mbps 0: the line rate).
 max_mbps=$(get_param $MOD max_rate_mbps)
 [ "$max_mbps" = 0 ] && max_mbps=$(get_param $MOD line_rate_mbps)

@@ -9,6 +9,6 @@ require_cmd iperf3 ss
 
 trap topo_cleanup EXIT
 # shellcheck disable=SC2086
-check_cc_selection timely tcp_timely $TIMELY_VM_PARAMS
+check_cc_selection timely tcp_timely
 trap - EXIT
 finish

@@ -26,10 +26,8 @@ set +e
 CCS=${CCS:-cubic swift}
 SECS=${SECS:-8}
 RUNS=${RUNS:-1}
-# shellcheck disable=SC2086
-load_module tcp_swift $SWIFT_VM_PARAMS >/dev/null
-# shellcheck disable=SC2086
-load_module tcp_timely $TIMELY_VM_PARAMS >/dev/null
+load_module tcp_swift >/dev/null
+load_module tcp_timely >/dev/null
 for cc in $CCS; do
 	case $cc in cubic | reno | swift | timely*) ;; *) load_stock_cc "$cc" ;; esac
 done
@@ -41,9 +39,11 @@ iperf_server 5201
 idle=$(ping_rtts 50 0.01 | percentile 50)
 
 echo "scenario: 100 Mbit/s bottleneck, 1000-packet FIFO, 250 us ACK-path delay"
-echo "kernel: $(uname -r); idle RTT p50: $idle us"
-echo "swift parameters: $SWIFT_VM_PARAMS"
-case $CCS in *timely*) echo "timely parameters: $TIMELY_VM_PARAMS" ;; esac
+echo "kernel: $(uname -r); clock: $DCC_VM_CLOCK; idle RTT p50: $idle us"
+echo "modules at their shipped defaults; the parameters in force:"
+for m in tcp_swift tcp_timely; do
+	case " $CCS " in *" ${m#tcp_}"*) echo "  $m: $(module_params "$m")" ;; esac
+done
 printf '\n%-15s %4s %14s %14s %14s %8s\n' cc run "goodput Mbit/s" "RTT p50 us" "RTT p99 us" retrans
 for cc in $CCS; do
 	name=$(cc_use "$cc")

@@ -10,9 +10,8 @@
 # of netem delay (idle RTT about 0.7-0.9 ms there, not 0.25), runs of a
 # few seconds, the whole suite within 20 minutes.
 #
-# Module parameters for the VM (SWIFT_VM_PARAMS, TIMELY_VM_PARAMS,
-# SWIFT_PLB_PARAMS, TIMELY_PLB_PARAMS) come from selftests/lib.sh, shared
-# with the tests and the demo.
+# Every module runs at its shipped defaults (only PLB's enabled switch
+# is set, per scenario).
 
 # Congestion controls.  Stock ones first; dcqcn is added after dctcp
 # when tcp_dcqcn.ko is in the tree (BENCH_OURS lists ours; names as

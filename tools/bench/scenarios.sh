@@ -25,18 +25,16 @@ say() { echo "bench: $*"; }
 stamp() { date -u +%H:%M:%S; }
 
 # --- the congestion controls ------------------------------------------
-load_module tcp_plb enabled=0 || say "no tcp_plb: scenario 6 runs without PLB"
-# shellcheck disable=SC2086
-load_module tcp_swift $SWIFT_VM_PARAMS || exit 1
-# shellcheck disable=SC2086
-load_module tcp_timely $TIMELY_VM_PARAMS || exit 1
+load_module tcp_plb || say "no tcp_plb: scenario 6 runs without PLB"
+load_module tcp_swift || exit 1
+load_module tcp_timely || exit 1
 CCS=""
 for cc in $BENCH_STOCK; do
 	CCS="$CCS $cc"
 	# dcqcn, when it is in the tree, next to dctcp (both want ECN marks).
 	if [ "$cc" = dctcp ] && [ -f "$DCC_ROOT/tcp_dcqcn.ko" ]; then
 		# shellcheck disable=SC2086
-		load_module tcp_dcqcn ${DCQCN_VM_PARAMS:-} && CCS="$CCS dcqcn"
+		load_module tcp_dcqcn && CCS="$CCS dcqcn"
 	fi
 done
 CCS="${CCS# } $BENCH_OURS"
@@ -208,10 +206,6 @@ scenario_rpc() {
 scenario_plb() {
 	local r cc name comp srv a0 b0 i pids
 	mkdir -p "$R/s6"
-	# shellcheck disable=SC2086
-	set_params tcp_swift $SWIFT_PLB_PARAMS
-	# shellcheck disable=SC2086
-	set_params tcp_timely $TIMELY_PLB_PARAMS
 	DUMBBELL=0
 	topo_twopath "$S6_RATE_B" "$BENCH_DELAY" "$S6_LIMIT"
 	in_rtr tc class replace dev pa0 parent 1: classid 1:1 htb \
@@ -248,10 +242,6 @@ scenario_plb() {
 	done
 	kill $comp $srv 2>/dev/null
 	topo_cleanup
-	# shellcheck disable=SC2086
-	set_params tcp_swift $SWIFT_VM_PARAMS
-	# shellcheck disable=SC2086
-	set_params tcp_timely $TIMELY_VM_PARAMS
 }
 
 for s in $BENCH_SCENARIOS; do
