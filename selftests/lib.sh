@@ -461,6 +461,36 @@ topo_shape() {
 	fi
 	in_rtr tc qdisc replace dev rc0 root netem delay "${delay}us" \
 		limit 100000
+	TOPO_DELAY_US=$delay
+}
+
+# topo_jitter J_US [ack|data]: add uniform jitter of +-J_US microseconds to
+# the dumbbell's path without reordering packets (netem with a rate sends
+# each packet after the one before it, so a late draw delays its
+# successors instead of being overtaken).  Host noise a real sender sees:
+# interrupt coalescing and scheduling on the receiver (ack) or on the
+# sender's transmit path (data).
+#   ack   the ACK path's netem (rc0): DELAY +- J, mean unchanged.
+#   data  the data path before the bottleneck (CLI's cli0): J +- J, and the
+#         ACK path's delay is cut by J, so the mean RTT is unchanged (while
+#         J <= DELAY).
+# J_US 0 restores topo_shape's plain delay.  netem draws the jitter from
+# the kernel's random numbers (no seed in 6.1): runs differ in the draws.
+topo_jitter() {
+	local j=$1 path=${2:-ack} d=${TOPO_DELAY_US:-250}
+	in_cli tc qdisc del dev cli0 root 2>/dev/null
+	if [ "$j" = 0 ]; then
+		in_rtr tc qdisc replace dev rc0 root netem delay "${d}us" \
+			limit 100000
+	elif [ "$path" = ack ]; then
+		in_rtr tc qdisc replace dev rc0 root netem delay "${d}us" \
+			"${j}us" rate 10gbit limit 100000
+	else
+		in_rtr tc qdisc replace dev rc0 root netem \
+			delay "$((d > j ? d - j : 0))us" limit 100000
+		in_cli tc qdisc replace dev cli0 root netem delay "${j}us" \
+			"${j}us" rate 10gbit limit 100000
+	fi
 }
 
 # Two paths (PLB): CLI -- RTR =(path A, path B)= R2 -- SRV.

@@ -33,12 +33,12 @@ out=$(cd "$out" && pwd)
 
 bench_vars > "$out/params.env"
 {
-	echo "command: ${BENCH_CMD:-make bench}$(env | grep -E '^(BENCH_[A-Z_]+|S[1-6]_[A-Z_0-9]+)=' |
+	echo "command: ${BENCH_CMD:-make bench}$(env | grep -E '^(BENCH_[A-Z_]+|S[1-9]_[A-Z_0-9]+)=' |
 		grep -v '^BENCH_CMD=' | sort | sed 's/^/ /' | tr -d '\n')"
 	echo "started: $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
 	echo "tree: $(git describe --always --dirty 2>/dev/null || echo unknown)"
 	echo "host: $(uname -srm), $(nproc) cpus"
-	echo "vm: tools/vm/run, ${VM_CPUS:-2} vCPUs, ${VM_MEM:-2048} MB"
+	echo "vm: tools/vm/run, clock ${VM_CLOCK:-virtual}, ${VM_MEM:-2048} MB"
 	for m in swift timely plb dcqcn; do
 		[ -f "tcp_$m.ko" ] && echo "module: tcp_$m.ko $(modinfo -F srcversion "tcp_$m.ko")"
 	done

@@ -19,7 +19,7 @@
 BENCH_STOCK=${BENCH_STOCK:-"cubic dctcp vegas nv cdg bbr"}
 BENCH_OURS=${BENCH_OURS:-"swift timely timely-patched"}
 BENCH_RUNS=${BENCH_RUNS:-3}		# repeats of every measurement
-BENCH_SCENARIOS=${BENCH_SCENARIOS:-"1 2 3 4 5 6"}
+BENCH_SCENARIOS=${BENCH_SCENARIOS:-"1 2 3 4 5 6 7"}
 
 # The emulated network (dumbbell, lib.sh topo_dumbbell / topo_shape).
 BENCH_RATE=${BENCH_RATE:-100}		# Mbit/s at the bottleneck
@@ -76,6 +76,18 @@ S6_RPC_BYTES=${S6_RPC_BYTES:-32768}
 S6_RPC_GAP_US=${S6_RPC_GAP_US:-10000}
 S6_SECS=${S6_SECS:-4}			# time bound per run
 
+# 7. Delay noise: the scenario-1 dumbbell with uniform jitter (+-J us,
+#    packets kept in order; lib.sh topo_jitter) on the ACK path and on the
+#    data path, 4 long flows at each J.
+S7_CCS=${S7_CCS:-"cubic vegas nv bbr swift timely timely-patched"}
+S7_PATHS=${S7_PATHS:-"ack data"}
+S7_JITTERS=${S7_JITTERS:-"0 20 50 100 200"}	# us
+S7_LIMIT=${S7_LIMIT:-$S1_LIMIT}
+S7_FLOWS=${S7_FLOWS:-$S1_FLOWS}
+S7_SECS=${S7_SECS:-$S1_SECS}
+S7_WARM=${S7_WARM:-$S1_WARM}
+S7_RUNS=${S7_RUNS:-1}			# repeats (the curve has 5 points)
+
 # Smoke test (make bench BENCH_SMOKE=1, part of make check): one short
 # scenario, two congestion controls, one run.
 if [ "${BENCH_SMOKE:-0}" = 1 ]; then
@@ -98,7 +110,8 @@ bench_vars() {
 		 S4_LIMIT S4_STEP S4_START S4_STOP S4_BIN S4_SETTLE S4_CONV_JAIN \
 		 S5_LIMIT S5_FLOWS S5_SECS S5_WARM S5_RPC_BYTES S5_RPC_GAP_US \
 		 S6_CCS S6_RATE_A S6_RATE_B S6_LIMIT S6_CLIENTS S6_RPCS \
-		 S6_RPC_BYTES S6_RPC_GAP_US S6_SECS; do
+		 S6_RPC_BYTES S6_RPC_GAP_US S6_SECS \
+		 S7_CCS S7_PATHS S7_JITTERS S7_LIMIT S7_FLOWS S7_SECS S7_WARM S7_RUNS; do
 		echo "$v=\"${!v}\""
 	done
 }

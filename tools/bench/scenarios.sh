@@ -38,7 +38,7 @@ for cc in $BENCH_STOCK; do
 	fi
 done
 CCS="${CCS# } $BENCH_OURS"
-for cc in $CCS $S6_CCS; do
+for cc in $CCS $S6_CCS $S7_CCS; do
 	case ${cc%+plb} in
 	swift | timely | timely-patched | dcqcn) ;;
 	*) load_stock_cc "$cc" || say "cannot load tcp_$cc" ;;
@@ -51,6 +51,8 @@ allow_cc $(for m in swift timely dcqcn; do [ -d /sys/module/tcp_$m ] && echo $m;
 	echo "kernel=$(uname -r)"
 	echo "ccs=$CCS"
 	echo "s6_ccs=$S6_CCS"
+	echo "s7_ccs=$S7_CCS"
+	echo "clock=${DCC_VM_CLOCK:-unknown}"
 	echo "cpus=$(nproc)"
 	for m in tcp_swift tcp_timely tcp_plb tcp_dcqcn; do
 		[ -d "/sys/module/$m/parameters" ] || continue
@@ -244,6 +246,30 @@ scenario_plb() {
 	topo_cleanup
 }
 
+# --- 7: delay noise (jitter on the ACK path / the data path) -------------
+scenario_jitter() {
+	local path j r cc name
+	mkdir -p "$R/s7"
+	dumbbell "$S7_LIMIT"
+	for path in $S7_PATHS; do
+		for j in $S7_JITTERS; do
+			topo_jitter "$j" "$path"
+			ping_rtts 100 0.01 2 > "$R/s7/$path.$j.idle.rtt"
+			for r in $(seq "$S7_RUNS"); do
+				for cc in $S7_CCS; do
+					say "$(stamp) s7 $path jitter $j us $cc run $r/$S7_RUNS"
+					name=$(bench_cc "$cc")
+					bulk_run "$name" "$S7_SECS" "$S7_FLOWS" \
+						"$R/s7/$path.$j.$cc.$r" \
+						"$BENCH_PROBE_HZ" "$S7_WARM"
+					sleep 0.3
+				done
+			done
+		done
+	done
+	topo_jitter 0
+}
+
 for s in $BENCH_SCENARIOS; do
 	t0=$(date +%s)
 	case $s in
@@ -253,6 +279,7 @@ for s in $BENCH_SCENARIOS; do
 	4) scenario_fair ;;
 	5) scenario_rpc ;;
 	6) scenario_plb ;;
+	7) scenario_jitter ;;
 	*) say "no scenario $s"; continue ;;
 	esac
 	echo "s${s}_secs=$(($(date +%s) - t0))" >> "$OUT/guest.txt"

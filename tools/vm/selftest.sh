@@ -33,7 +33,7 @@ vm() {
 	"$run" "$@" >"$out" 2>"$err" || rc=$?
 }
 
-echo "1..16"
+echo "1..18"
 
 # 1. kver.sh agrees with the kernel the VM boots.
 kver=$("$here/kver.sh" --print)
@@ -109,6 +109,16 @@ ok "$rc" "VM_ALLOW_KERNEL_WARN=1 disables the kernel-log check" err
 vm out err sh -c 'echo c >/proc/sysrq-trigger; sleep 60'
 ok "$([ "$rc" -eq 3 ] && grep -q 'vm: kernel problem:.*Kernel panic' err && echo 0 || echo 1)" \
 	"a kernel panic is reported (exit $rc)" err
+
+# 17-18. The clock: virtual by default (one vCPU, named in the log and in
+# DCC_VM_CLOCK), the host's on request; a bad name is refused.
+vm out err --keep-log log sh -c 'echo "$DCC_VM_CLOCK $(nproc)"'
+ok "$([ "$rc" -eq 0 ] && [ "$(cat out)" = "virtual 1" ] && grep -q '^dccvm: clock virtual' log && echo 0 || echo 1)" \
+	"default clock is virtual, one vCPU, named in the log ($(cat out))" out err
+vm out err --clock host --cpus 2 --keep-log log sh -c 'echo "$DCC_VM_CLOCK $(nproc)"'
+vm out2 err2 --clock sundial true
+ok "$([ "$rc" -eq 2 ] && [ "$(cat out)" = "host 2" ] && grep -q '^dccvm: clock host' log && grep -q 'clock' err2 && echo 0 || echo 1)" \
+	"--clock host runs on the host's clock with --cpus ($(cat out)); --clock sundial is refused" out err err2
 
 [ "$failed" -eq 0 ] || echo "# $failed of $n tests failed"
 exit $((failed > 0))
