@@ -468,7 +468,7 @@ static size_t dcqcn_get_info(struct sock *sk, u32 ext, int *attr,
 }
 
 static struct tcp_congestion_ops dcqcn_ops __read_mostly = {
-	.flags		= TCP_CONG_NEEDS_ECN | TCP_CONG_NON_RESTRICTED,
+	.flags		= TCP_CONG_NEEDS_ECN,
 	.name		= "dcqcn",
 	.owner		= THIS_MODULE,
 	.init		= dcqcn_init,

@@ -476,7 +476,6 @@ static size_t swift_get_info(struct sock *sk, u32 ext, int *attr,
 }
 
 static struct tcp_congestion_ops swift_ops __read_mostly = {
-	.flags		= TCP_CONG_NON_RESTRICTED,
 	.name		= "swift",
 	.owner		= THIS_MODULE,
 	.init		= swift_init,
@@ -504,6 +503,8 @@ static int __init swift_register(void)
 	err = tcp_register_congestion_control(&swift_ops);
 	if (err)
 		unregister_pernet_subsys(&swift_stat_net_ops);
+	else
+		dcc_ts_link_start(&swift_ts);
 	return err;
 }
 

@@ -530,7 +530,6 @@ static size_t timely_get_info(struct sock *sk, u32 ext, int *attr,
 }
 
 static struct tcp_congestion_ops timely_ops __read_mostly = {
-	.flags		= TCP_CONG_NON_RESTRICTED,
 	.name		= "timely",
 	.owner		= THIS_MODULE,
 	.init		= timely_init,
@@ -565,6 +564,8 @@ static int __init timely_register(void)
 	err = tcp_register_congestion_control(&timely_ops);
 	if (err)
 		unregister_pernet_subsys(&timely_stat_net_ops);
+	else
+		dcc_ts_link_start(&timely_ts);
 	return err;
 }
 

@@ -46,7 +46,7 @@
 /* The tstamp= parameter: which receive stamps to use. */
 enum dcc_ts_mode {
 	DCC_TS_MODE_OFF,	/* none: delay is the whole RTT */
-	DCC_TS_MODE_AUTO,	/* hardware when usable, else software */
+	DCC_TS_MODE_AUTO,	/* software; a PHC is trusted only on request */
 	DCC_TS_MODE_HW,		/* hardware only (no software stamps enabled) */
 	DCC_TS_MODE_SW,		/* software only */
 	DCC_TS_MODE_MAX
@@ -160,8 +160,9 @@ static inline bool dcc_ts_rebase_hw(u64 hw_ns, const struct dcc_ts_clocks *c,
 
 /*
  * The ACK's receive time on the local clock, from the stamps the mode
- * allows: the hardware stamp first (auto, hardware), then the software
- * one (auto, software).  Returns the source used, DCC_TS_SRC_NONE if none
+ * allows: the hardware stamp (hardware only: a NIC clock is trusted only
+ * when the administrator says it is kept in step with the system clock),
+ * the software one (auto, software).  Returns the source used, DCC_TS_SRC_NONE if none
  * is usable; *rejected says a stamp was present but unusable.
  */
 static inline enum dcc_ts_src dcc_ts_pick(unsigned int mode,
@@ -169,7 +170,7 @@ static inline enum dcc_ts_src dcc_ts_pick(unsigned int mode,
 					  const struct dcc_ts_clocks *c,
 					  u64 *rx_ns, bool *rejected)
 {
-	bool hw = mode == DCC_TS_MODE_AUTO || mode == DCC_TS_MODE_HW;
+	bool hw = mode == DCC_TS_MODE_HW;
 	bool sw = mode == DCC_TS_MODE_AUTO || mode == DCC_TS_MODE_SW;
 
 	*rejected = false;

@@ -14,14 +14,24 @@
  * ACK's RTT sample with it (dcc_ts_sock_split()).  For every other socket
  * the probe costs one compare of icsk_ca_ops.
  *
- * Nothing runs while nobody needs it:
- *  - the probe is registered while at least one socket of the module has
- *    timestamps (tstamp= not off when it started), from a work item
- *    (registration sleeps; init and release may run in softirq);
+ * Host-wide effects, at most once per module load (never per connection,
+ * so no user's connect/close loop can repeat them):
+ *  - the probe is attached when the first connection wants timestamps
+ *    (tstamp= not off when it started), from a work item (attaching
+ *    patches kernel text and sleeps; init may run in softirq), and stays
+ *    attached until the module is unloaded;
  *  - software receive timestamps (net_enable_timestamp(), host wide) are
- *    held once per such socket unless tstamp=hardware, and released when
- *    it closes (release());
- *  - module exit unregisters the probe and waits for running probes.
+ *    held from the first connection that wants them (tstamp= auto or
+ *    software) until the module is unloaded;
+ *  - module exit detaches the probe, waits for running probes and gives
+ *    the software timestamps back.
+ * /sys/kernel/debug/MODULE/tstamp shows the probe's and the software
+ * timestamps' state.
+ *
+ * The probe's prototype is checked at build time against the kernel's
+ * declaration of the tcp_probe tracepoint (a tracepoint's arguments are
+ * no ABI): a kernel whose tcp_probe differs fails the build of this
+ * module, never a running system.
  *
  * Use:
  *	static DCC_TS_LINK(my_ts, &my_ops, struct my_ca, ts, tstamp);
@@ -29,19 +39,25 @@
  *	init:		dcc_ts_sock_init(&my_ts, &ca->ts);
  *	release:	dcc_ts_sock_release(&my_ts, &ca->ts);
  *	each ACK:	v = dcc_ts_sock_split(&my_ts, sk, &ca->ts, rs, &split);
+ *	module init:	dcc_ts_link_start(&my_ts);	(debugfs state file)
  *	module exit:	dcc_ts_link_stop(&my_ts);	(after unregistering ops)
  */
 #ifndef _DCC_TSTAMP_LINK_H
 #define _DCC_TSTAMP_LINK_H
 
 #include <linux/atomic.h>
+#include <linux/bitops.h>
+#include <linux/debugfs.h>
 #include <linux/mutex.h>
+#include <linux/seq_file.h>
 #include <linux/netdevice.h>
 #include <linux/skbuff.h>
 #include <linux/timekeeping.h>
 #include <linux/tracepoint.h>
 #include <linux/workqueue.h>
 #include <net/tcp.h>
+/* Declares the tcp_probe tracepoint: its prototype, checked below. */
+#include <trace/events/tcp.h>
 
 #include "dcc_compat.h"
 #include "dcc_tstamp.h"
@@ -57,18 +73,26 @@ static const char * const dcc_ts_mode_names[DCC_TS_MODE_MAX] __maybe_unused = {
 /* dcc_ts_sock_split()'s verdict with tstamp=off or no RTT sample. */
 #define DCC_TS_V_OFF	DCC_TS_V_MAX
 
-/* dcc_ts_stash.held bits. */
-#define DCC_TS_HELD_PROBE	0x01	/* counted in link->users */
-#define DCC_TS_HELD_SW		0x02	/* holds net_enable_timestamp() */
+/* dcc_ts_stash.held: this connection takes stamps. */
+#define DCC_TS_HELD_PROBE	0x01
+
+/* dcc_ts_link.wants bits: set once, cleared only by module exit. */
+#define DCC_TS_WANT_PROBE	0	/* a connection wanted the probe */
+#define DCC_TS_WANT_SW		1	/* net_enable_timestamp() held */
 
 struct dcc_ts_link {
 	const struct tcp_congestion_ops *ops;	/* whose sockets */
 	const unsigned int *mode;		/* the tstamp= parameter */
 	size_t stash_off;		/* stash offset in inet_csk_ca() */
-	atomic_t users;			/* sockets that want the probe */
-	struct work_struct work;	/* (un)registers the probe */
-	struct mutex lock;		/* registered, stopping, tp */
+	unsigned long wants;		/* DCC_TS_WANT_* bits */
+	atomic_t sockets;		/* connections taking stamps now */
+	struct work_struct work;	/* attaches the probe */
+	struct mutex lock;		/* registered, stopping, tp, err */
 	struct tracepoint *tp;		/* tcp_probe, once found */
+	struct dentry *dbg;		/* debugfs directory */
+	int err;			/* why the probe is not attached */
+	unsigned int attaches;		/* probe attached, since load */
+	unsigned int sw_holds;		/* net_enable_timestamp(), since load */
 	bool registered;
 	bool stopping;
 };
@@ -85,7 +109,7 @@ static void dcc_ts_link_work(struct work_struct *w);
 		.ops = (ops_ptr),					\
 		.mode = &(mode_var),					\
 		.stash_off = offsetof(ca_type, member),			\
-		.users = ATOMIC_INIT(0),				\
+		.sockets = ATOMIC_INIT(0),				\
 		.work = __WORK_INITIALIZER((name).work,			\
 					   dcc_ts_link_work),		\
 		.lock = __MUTEX_INITIALIZER((name).lock),		\
@@ -132,16 +156,27 @@ static void dcc_ts_find_tp(struct tracepoint *tp, void *priv)
 		l->tp = tp;
 }
 
-/* Register the probe while sockets want it, unregister it when not. */
+/*
+ * Never called: the compiler checks dcc_ts_probe() against the kernel's
+ * declaration of the tcp_probe tracepoint (register_trace_tcp_probe()'s
+ * argument), so a kernel whose tcp_probe has other arguments fails the
+ * build (-Werror=incompatible-pointer-types).  Not emitted, so the
+ * unexported tracepoint symbol is not referenced.
+ */
+static inline int __maybe_unused dcc_ts_probe_proto_check(void)
+{
+	return register_trace_tcp_probe(dcc_ts_probe, NULL);
+}
+
+/* Attach the probe once a connection wants it; it stays until exit. */
 static void dcc_ts_link_work(struct work_struct *w)
 {
 	struct dcc_ts_link *l = container_of(w, struct dcc_ts_link, work);
-	bool want;
 	int err;
 
 	mutex_lock(&l->lock);
-	want = atomic_read(&l->users) > 0 && !l->stopping;
-	if (want && !l->registered) {
+	if (test_bit(DCC_TS_WANT_PROBE, &l->wants) && !l->registered &&
+	    !l->stopping) {
 		if (!l->tp)
 			for_each_kernel_tracepoint(dcc_ts_find_tp, l);
 		err = l->tp ? tracepoint_probe_register(l->tp, dcc_ts_probe,
@@ -151,24 +186,53 @@ static void dcc_ts_link_work(struct work_struct *w)
 				     err);
 		else
 			l->registered = true;
-	} else if (!want && l->registered) {
-		tracepoint_probe_unregister(l->tp, dcc_ts_probe, l);
-		l->registered = false;
+		l->err = err;
+		l->attaches += !err;
 	}
 	mutex_unlock(&l->lock);
 }
 
-/* Module exit, after the ops are unregistered: no probe left behind. */
+static int dcc_ts_state_show(struct seq_file *m, void *v)
+{
+	struct dcc_ts_link *l = m->private;
+
+	mutex_lock(&l->lock);
+	seq_printf(m, "probe %s\n", l->registered ? "attached" :
+		   l->err ? "unavailable" : "detached");
+	seq_printf(m, "software_stamps %s\n",
+		   test_bit(DCC_TS_WANT_SW, &l->wants) ? "held" : "released");
+	seq_printf(m, "connections %d\n", atomic_read(&l->sockets));
+	seq_printf(m, "probe_attaches %u\n", l->attaches);
+	seq_printf(m, "software_stamp_holds %u\n", READ_ONCE(l->sw_holds));
+	mutex_unlock(&l->lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(dcc_ts_state);
+
+/* Module init: the state file /sys/kernel/debug/MODULE/tstamp. */
+static inline void dcc_ts_link_start(struct dcc_ts_link *l)
+{
+	l->dbg = debugfs_create_dir(KBUILD_MODNAME, NULL);
+	debugfs_create_file("tstamp", 0444, l->dbg, l, &dcc_ts_state_fops);
+}
+
+/* Module exit, after the ops are unregistered: nothing left behind. */
 static inline void dcc_ts_link_stop(struct dcc_ts_link *l)
 {
+	debugfs_remove_recursive(l->dbg);
 	mutex_lock(&l->lock);
 	l->stopping = true;
 	mutex_unlock(&l->lock);
 	cancel_work_sync(&l->work);
-	dcc_ts_link_work(&l->work);
+	if (l->registered) {
+		tracepoint_probe_unregister(l->tp, dcc_ts_probe, l);
+		l->registered = false;
+	}
 	/* Probes running on other CPUs finish before the code goes. */
 	tracepoint_synchronize_unregister();
-	WARN_ON_ONCE(atomic_read(&l->users));
+	if (test_and_clear_bit(DCC_TS_WANT_SW, &l->wants))
+		net_disable_timestamp();
+	WARN_ON_ONCE(atomic_read(&l->sockets));
 }
 
 /* A connection starts (ops init): take what tstamp= asks for. */
@@ -179,26 +243,26 @@ static inline void dcc_ts_sock_init(struct dcc_ts_link *l,
 
 	st->src = DCC_TS_SRC_NONE;
 	st->rejected = 0;
-	/* init may follow a release without a reset: never hold twice. */
+	/* init may follow a release without a reset: never count twice. */
 	if (st->held || mode == DCC_TS_MODE_OFF)
 		return;
 	st->held = DCC_TS_HELD_PROBE;
-	if (atomic_inc_return(&l->users) == 1)
+	atomic_inc(&l->sockets);
+	if (!test_and_set_bit(DCC_TS_WANT_PROBE, &l->wants))
 		schedule_work(&l->work);
-	if (mode != DCC_TS_MODE_HW) {
+	if (mode != DCC_TS_MODE_HW &&
+	    !test_and_set_bit(DCC_TS_WANT_SW, &l->wants)) {
 		net_enable_timestamp();
-		st->held |= DCC_TS_HELD_SW;
+		WRITE_ONCE(l->sw_holds, l->sw_holds + 1);
 	}
 }
 
-/* A connection ends (ops release): give it back. */
+/* A connection ends (ops release); the module keeps what it took. */
 static inline void dcc_ts_sock_release(struct dcc_ts_link *l,
 				       struct dcc_ts_stash *st)
 {
-	if (st->held & DCC_TS_HELD_SW)
-		net_disable_timestamp();
-	if ((st->held & DCC_TS_HELD_PROBE) && atomic_dec_and_test(&l->users))
-		schedule_work(&l->work);
+	if (st->held)
+		atomic_dec(&l->sockets);
 	st->held = 0;
 }
 

@@ -8,7 +8,8 @@
  *                                   TCP_CONGESTION and TCP_INFO
  *
  * Prints "cc=<name> ..." and exits 0 when the name read back equals NAME.
- * A name the kernel does not know fails with the kernel's errno.
+ * A name the kernel does not know fails with exit status 2 (ENOENT), one
+ * the caller may not choose with 3 (EPERM), anything else with 1.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -26,7 +27,7 @@
 static int fail(const char *what)
 {
 	fprintf(stderr, "cc_sockopt: %s: %s\n", what, strerror(errno));
-	return errno == ENOENT ? 2 : 1;
+	return errno == ENOENT ? 2 : errno == EPERM ? 3 : 1;
 }
 
 int main(int argc, char **argv)

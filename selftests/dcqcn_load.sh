@@ -46,10 +46,13 @@ check "dcqcn is gone from tcp_available_congestion_control" \
 	sh -c "! grep -qw dcqcn $AVAIL"
 
 # Load-time parameters in any order; a bad one fails the load.
+check "load with parameters (line rate before the rates it bounds)" \
+	load_module $MOD line_rate_mbps=100 min_rate_kbps=2000
+check "load-time parameters applied" \
+	test "$(get_param $MOD line_rate_mbps)/$(get_param $MOD min_rate_kbps)" = 100/2000
+unload_module $MOD
 # shellcheck disable=SC2086
 check "load at the shipped defaults" load_module $MOD
-check "load-time parameters applied" \
-	test "$(get_param $MOD line_rate_mbps)" = 100
 unload_module $MOD
 check "load with g_q16=0 fails" \
 	sh -c "! insmod $(ko_path $MOD) g_q16=0 2>/dev/null"

@@ -213,8 +213,19 @@ check_cc_selection() {
 	local cc=$1 mod=$2 got out
 	shift 2
 	load_module "$mod" "$@" || { check "load $mod" false; return; }
+	# Like upstream's dctcp, none of ours is open to every user: a user
+	# without CAP_NET_ADMIN may choose it only once the administrator
+	# lists it in net.ipv4.tcp_allowed_congestion_control.
+	setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$DCC_BIN/cc_sockopt" "$cc" >/dev/null 2>&1
+	check "an unprivileged user may not choose $cc by default (EPERM)" \
+		test $? -eq 3
 	topo_dumbbell
 	allow_cc "$cc"
+	setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$DCC_BIN/cc_sockopt" "$cc" >/dev/null 2>&1
+	check "...and may once it is in tcp_allowed_congestion_control" \
+		test $? -eq 0
 	[ -n "${SRV_CC:-}" ] &&
 		in_srv sysctl -qw net.ipv4.tcp_congestion_control="$SRV_CC"
 	iperf_server 5201

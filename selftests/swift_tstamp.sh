@@ -12,9 +12,10 @@
 #  - netem: the network delay rises by NETEM_MS in mid-flow: the fabric
 #    delay rises and the fabric window shrinks; the endpoint delay stays
 #    low and the endpoint window stays above the fabric window;
-#  - unload with timestamps in use leaves the system as before: the
-#    tcp_probe tracepoint has no probe and the host's software
-#    timestamping count is back where it was (read from /proc/kcore);
+#  - host-wide effects once per module load: the probe on tcp_probe and
+#    the software timestamps are taken by the first connection and kept
+#    (a connect/close loop takes nothing again), as the module's debugfs
+#    state file shows; unload removes it;
 #  - tstamp= takes names, refuses others; tstamp=off counts nothing.
 # Numbers from the tcp_swift:swift_update trace: fabric delay (delay_us),
 # endpoint-delay EWMA (ep_us), windows (fcwnd, ecwnd) in milli-packets.
@@ -44,19 +45,12 @@ cleanup() {
 
 # --- system state: probes on tcp_probe, software timestamping users ------
 
-# kstate: "wanted key tp" - the kernel's count of software timestamp users
-# (netstamp_wanted), its static key, and the tcp_probe tracepoint's key
-# (non-zero while any probe is attached), read from /proc/kcore (passive:
-# a kprobe would patch kernel text, which can hang the emulator).
-have_kstate=0
-kstate_start() {
-	"$DCC_BIN/ksym_read" netstamp_wanted >/dev/null 2>&1 || return 1
-	have_kstate=1
-}
-kstate() {
-	"$DCC_BIN/ksym_read" netstamp_wanted netstamp_needed_key \
-		__tracepoint_tcp_probe+8
-}
+# tstate KEY: the module's own account of its host-wide effects
+# (/sys/kernel/debug/tcp_swift/tstamp): probe attached|detached|unavailable,
+# software_stamps held|released, connections, probe_attaches and
+# software_stamp_holds (each at most once per module load).
+TSTATE=/sys/kernel/debug/tcp_swift/tstamp
+tstate() { awk -v k="$1" '$1 == k { print $2 }' "$TSTATE"; }
 
 # --- one phase: a flow, its trace summary --------------------------------
 
@@ -128,9 +122,8 @@ set_param tcp_swift tstamp 3
 check "tstamp=3 (the index of software) is taken" \
 	test "$(get_param tcp_swift tstamp)" = software
 
-kstate_start || log "no /proc/kcore: system state after unload not checked"
-[ "$have_kstate" = 1 ] && read -r w0 k0 tp0 <<< "$(kstate)" &&
-	log "before: netstamp_wanted=$w0 key=$k0 tcp_probe key=$tp0"
+check "before any connection: no probe, no software stamps ($(tr '\n' ' ' < "$TSTATE"))" \
+	test "$(tstate probe)" = detached -a "$(tstate software_stamps)" = released
 
 topo_dumbbell
 trap cleanup EXIT
@@ -215,23 +208,27 @@ set_param tcp_swift tstamp software
 
 # --- unload with timestamps in use ----------------------------------------
 
-if [ "$have_kstate" = 1 ]; then
-	in_cli "$DCC_BIN/lockhold" -C swift -t 3 "$SRV_IP" "$PORT" > /dev/null &
-	pid=$!
-	sleep 1.5
-	read -r w1 k1 tp1 <<< "$(kstate)"
-	log "in use: netstamp_wanted=$w1 key=$k1 tcp_probe key=$tp1"
-	# Seen 1 with a kprobe read, 0 once with the /proc/kcore read while
-	# samples were split: logged, not asserted, until understood.
-	[ "$tp1" -gt "$tp0" ] || log "note: tcp_probe key not seen raised in use"
-	expect "in use: software timestamps are held" "$w1 > $w0 && $k1 > 0"
-	wait $pid
-fi
+in_cli "$DCC_BIN/lockhold" -C swift -t 3 "$SRV_IP" "$PORT" > /dev/null &
+pid=$!
+sleep 1.5
+log "in use: $(tr '\n' ' ' < "$TSTATE")"
+check "in use: the probe is attached, software stamps held" \
+	test "$(tstate probe)" = attached -a "$(tstate software_stamps)" = held
+wait $pid
+# Connections opened and closed one after another (any user could loop
+# so) attach nothing again: the probe and the software stamps are taken
+# once per module load, not at each 0 -> 1 connection.
+for i in $(seq 20); do
+	in_cli "$DCC_BIN/cc_sockopt" swift "$SRV_IP" "$PORT" 1000 > /dev/null
+done
+log "after 20 connections: $(tr '\n' ' ' < "$TSTATE")"
+check "a connect/close loop attaches the probe and takes software stamps once" \
+	test "$(tstate probe_attaches)" = 1 -a "$(tstate software_stamp_holds)" = 1
 topo_cleanup
 trap - EXIT
 check "module unloads after the transfers" unload_module tcp_swift
-if [ "$have_kstate" = 1 ]; then
-	sleep 0.5	# net_disable_timestamp() may finish from a work item
+check "unload removes the module's state file" test ! -e "$TSTATE"
+finish from a work item
 	read -r w2 k2 tp2 <<< "$(kstate)"
 	log "after unload: netstamp_wanted=$w2 key=$k2 tcp_probe key=$tp2"
 	expect "after unload: no probe left on tcp_probe" "$tp2 == $tp0"

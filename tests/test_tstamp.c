@@ -98,23 +98,25 @@ static void test_pick_modes(void **state)
 	u64 rx = 0;
 
 	(void)state;
+	/* auto trusts no PHC by itself: software, the hardware stamp unread. */
 	assert_int_equal(dcc_ts_pick(DCC_TS_MODE_AUTO, &both, &clk, &rx, &rej),
-			 DCC_TS_SRC_HW);
-	assert_int_equal(rx, clk.local_ns - 130 * US);
+			 DCC_TS_SRC_SW);
+	assert_int_equal(rx, clk.local_ns - 100 * US);
 	assert_false(rej);
 	assert_int_equal(dcc_ts_pick(DCC_TS_MODE_SW, &both, &clk, &rx, &rej),
 			 DCC_TS_SRC_SW);
 	assert_int_equal(rx, clk.local_ns - 100 * US);
 	assert_int_equal(dcc_ts_pick(DCC_TS_MODE_HW, &both, &clk, &rx, &rej),
 			 DCC_TS_SRC_HW);
+	assert_int_equal(rx, clk.local_ns - 130 * US);
 	assert_int_equal(dcc_ts_pick(DCC_TS_MODE_OFF, &both, &clk, &rx, &rej),
 			 DCC_TS_SRC_NONE);
 	assert_false(rej);
-	/* An unrelated hardware clock: auto falls back to software ... */
+	/* An unrelated hardware clock: auto does not even look at it ... */
 	assert_int_equal(dcc_ts_pick(DCC_TS_MODE_AUTO, &bad_hw, &clk, &rx,
 				     &rej), DCC_TS_SRC_SW);
 	assert_int_equal(rx, clk.local_ns - 100 * US);
-	assert_true(rej);
+	assert_false(rej);
 	/* ... hardware-only uses nothing and says so. */
 	assert_int_equal(dcc_ts_pick(DCC_TS_MODE_HW, &bad_hw, &clk, &rx, &rej),
 			 DCC_TS_SRC_NONE);
@@ -174,7 +176,7 @@ static void test_split_hw(void **state)
 	struct dcc_ts_split sp;
 
 	(void)state;
-	dcc_ts_stash_ack(&st, DCC_TS_MODE_AUTO, &raw, &c, 7);
+	dcc_ts_stash_ack(&st, DCC_TS_MODE_HW, &raw, &c, 7);
 	assert_int_equal(dcc_ts_split(&st, (u32)(c.local_ns / US), 7, 200,
 				      &sp), DCC_TS_V_HW);
 	assert_int_equal(sp.ep_us, 80);
@@ -408,10 +410,9 @@ static void test_random_vs_reference(void **state)
 				assert_int_equal(v, DCC_TS_V_MISSING);
 			fallbacks++;
 		}
-		/* The hardware stamp wins whenever auto can use it. */
-		if (mode == DCC_TS_MODE_AUTO && usable_hw &&
-		    (rx - dep) / US <= rtt)
-			assert_int_not_equal(v, DCC_TS_V_SW);
+		/* auto never uses a hardware stamp (opt-in only). */
+		if (mode == DCC_TS_MODE_AUTO)
+			assert_int_not_equal(v, DCC_TS_V_HW);
 	}
 	assert_true(splits > 50000);
 	assert_true(fallbacks > 50000);

@@ -164,6 +164,8 @@ static void ev_ack(struct sim *x)
 		 DCC_TS_SRC_NONE && !x->st.rejected), "mode off stashed");
 	FZ_CHECK(f, x->mode != DCC_TS_MODE_SW || x->st.src != DCC_TS_SRC_HW,
 		 "hardware stamp in software mode");
+	FZ_CHECK(f, x->mode != DCC_TS_MODE_AUTO || x->st.src != DCC_TS_SRC_HW,
+		 "hardware stamp in auto mode (hardware is opt-in)");
 	FZ_CHECK(f, x->mode != DCC_TS_MODE_HW || x->st.src != DCC_TS_SRC_SW,
 		 "software stamp in hardware mode");
 
