@@ -77,11 +77,11 @@ step sparse sparse_clean
 if [ "${SKIP_VM:-0}" != 1 ]; then
 	echo "== selftests in the VM"
 	make -s modules >/dev/null 2>&1
-	# Two VM boots: virtual time for everything that measures, the
-	# host's clock for the packaging tests (selftests/Makefile).
+	# VM_SHARDS VMs in virtual time at once, then one on the host's
+	# clock for the packaging tests (selftests/vm_run.sh): a summary each.
 	make -s -C selftests run_vm 2>&1 | tee "$logdir/selftests.log"
 	rc=${PIPESTATUS[0]}
-	count "$logdir/selftests.log" selftests 2
+	count "$logdir/selftests.log" selftests $((${VM_SHARDS:-$(nproc)} + 1))
 	if grep -q "^vm: " "$logdir/selftests.log"; then
 		echo "check: the VM runner reported a problem (exit $rc)"
 		fail=$((fail + 1))

@@ -1,0 +1,48 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Run selftests in the test VM (make -C selftests run_vm):
+#   vm_run.sh "VIRTUAL-CLOCK TESTS" "HOST-CLOCK TESTS"
+# The virtual-clock tests are dealt round-robin to VM_SHARDS VMs (default:
+# the host's CPU count) that run at once: a virtual-time guest's figures do
+# not depend on the host's load, so parallel VMs change the wall time, not
+# the results.  The host-clock tests then run in one VM of their own.  Each
+# VM prints its TAP output and its own "selftests: N passed, ..." line (one
+# after the other, not interleaved).  Exit status 1 if any VM failed.
+set -u
+cd "$(dirname "$0")/.." || exit 1
+
+read -r -a virt <<< "${1:-}"
+read -r -a host <<< "${2:-}"
+shards=${VM_SHARDS:-$(nproc)}
+[[ $shards =~ ^[1-9][0-9]*$ ]] || shards=1
+[ "$shards" -le "${#virt[@]}" ] || shards=${#virt[@]}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/dcc-vmrun.XXXXXX")
+trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$tmp"' EXIT
+
+vm() {	# vm CLOCK TESTS...
+	local clock=$1
+	shift
+	tools/vm/run --clock "$clock" --timeout "${VM_TIMEOUT:-3000}" \
+		--env ROBUST_LONG --env KSFT_TIMEOUT --env LOAD_CONNS \
+		--env LOAD_SECS -- make -s -C selftests run_tests TESTS="$*"
+}
+
+rc=0
+pids=()
+for ((i = 0; i < shards; i++)); do
+	list=()
+	for ((j = i; j < ${#virt[@]}; j += shards)); do list+=("${virt[$j]}"); done
+	echo "# VM $((i + 1)) of $shards (virtual time): ${list[*]}"
+	vm virtual "${list[@]}" > "$tmp/$i.out" 2>&1 &
+	pids+=($!)
+done
+for ((i = 0; i < ${#pids[@]}; i++)); do
+	wait "${pids[$i]}" || rc=1
+	cat "$tmp/$i.out"
+done
+if [ ${#host[@]} -gt 0 ]; then
+	echo "# VM on the host's clock: ${host[*]}"
+	vm host "${host[@]}" || rc=1
+fi
+exit $rc
