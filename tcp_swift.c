@@ -313,7 +313,6 @@ static void swift_cong_control(DCC_CONG_CONTROL_ARGS)
 		.srtt_us = dcc_srtt_us(tp),
 		.num_acked = rs->acked_sacked,
 		.has_delay = rs->rtt_us > 0,
-		.app_limited = !tcp_is_cwnd_limited(sk),
 	};
 	static const u8 ts_mib[DCC_TS_V_MAX] = {
 		[DCC_TS_V_HW] = SWIFT_MIB_TS_HW,
@@ -339,6 +338,8 @@ static void swift_cong_control(DCC_CONG_CONTROL_ARGS)
 	v = dcc_ts_sock_split(&swift_ts, sk, &ca->ts, rs, &sp);
 	if (v < DCC_TS_V_MAX)
 		swift_count(sk, ts_mib[v]);
+	a.app_limited = swift_app_limited(&ca->s, tcp_is_cwnd_limited(sk),
+					  rs->is_app_limited);
 	a.delay_us = sp.fabric_us;
 	a.has_ep_delay = v == DCC_TS_V_HW || v == DCC_TS_V_SW;
 	a.ep_delay_us = sp.ep_us;
