@@ -54,6 +54,8 @@ DCC_PARAM_UINT(base_target_us, 25, 0, 1000000, NULL, swift_params_rebuild,
 	       "fabric target delay for one hop, in microseconds");
 DCC_PARAM_UINT(target_rel_minrtt, 1, 0, 1, NULL, swift_params_rebuild,
 	       "1: the target counts from the connection's minimum RTT; 0: absolute");
+DCC_PARAM_UINT(scale_rtt_us, 50, 0, 1000000, NULL, swift_params_rebuild,
+	       "base RTT the queueing targets are for: above it, with target_rel_minrtt, base target, per-hop and flow-scaling terms grow with the measured base RTT, in microseconds (0: never)");
 DCC_PARAM_UINT(minrtt_win_ms, 10000, 10, 600000, NULL, swift_params_rebuild,
 	       "lifetime of a minimum-RTT estimate, in milliseconds");
 DCC_PARAM_UINT(hops, 2, 0, 255, NULL, NULL,
@@ -132,6 +134,7 @@ static void swift_params_rebuild(void)
 		.ep_ewma_keep_fx = dcc_fx_from_milli(ep_ewma_keep_permille),
 		.retx_reset = retx_reset_threshold,
 		.minrtt_win_us = minrtt_win_ms * 1000,
+		.scale_rtt_us = scale_rtt_us,
 		.target_rel_minrtt = target_rel_minrtt,
 	};
 

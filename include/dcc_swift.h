@@ -33,6 +33,9 @@ struct swift_params {
 	u32 ep_ewma_keep_fx;	/* EWMA weight kept on the old endpoint delay */
 	u32 retx_reset;		/* RTOs in a row that reset to min_cwnd */
 	u32 minrtt_win_us;	/* lifetime of a minimum-RTT estimate */
+	u32 scale_rtt_us;	/* base RTT the queueing targets are for
+				 * (0: never scaled)
+				 */
 	bool target_rel_minrtt;	/* target counts from the minimum RTT */
 	/* Derived by swift_params_derive(). */
 	u32 fs_isq_max_fx;	/* 1 / sqrt(fs_max_cwnd) */
@@ -136,6 +139,27 @@ static inline u32 swift_flow_scaling_us(const struct swift_params *p,
 	return dcc_min_u32(dcc_sat_u32(v), p->fs_range_us);
 }
 
+/*
+ * The queueing allowance (base target, hops, flow scaling) scaled to the
+ * path: with a relative target, a base RTT above scale_rtt_us multiplies
+ * it by base_rtt / scale_rtt_us.  The reference allowances are for a
+ * fabric whose base RTT is tens of microseconds and whose packets take
+ * well under a microsecond each on the wire; on a slower or longer path
+ * the same queue in packets (the same share of the bandwidth-delay
+ * product) takes proportionally longer, and an unscaled 25 + 100 us falls
+ * within one packet's serialization (120 us at 100 Mbit/s): every flow
+ * then sees the same samples above target whatever its window, flow
+ * scaling cannot tell them apart, and they are not shared fairly.
+ */
+static inline u64 swift_scale_us(const struct swift_state *s,
+				 const struct swift_params *p, u64 t)
+{
+	if (!p->target_rel_minrtt || !p->scale_rtt_us ||
+	    s->base_rtt_us <= p->scale_rtt_us)
+		return t;
+	return dcc_div_u64(t * s->base_rtt_us, p->scale_rtt_us);
+}
+
 /* Fabric target delay for the current window and path. */
 static inline u32 swift_target_us(const struct swift_state *s,
 				  const struct swift_params *p)
@@ -144,6 +168,7 @@ static inline u32 swift_target_us(const struct swift_state *s,
 
 	t += ((u64)s->hops * p->per_hop_ns) / 1000;
 	t += swift_flow_scaling_us(p, s->fcwnd_fx);
+	t = swift_scale_us(s, p, dcc_min_u64(t, DCC_U32_MAX));
 	if (p->target_rel_minrtt)
 		t += s->base_rtt_us;
 	return dcc_sat_u32(t);
