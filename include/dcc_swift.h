@@ -151,13 +151,31 @@ static inline u32 swift_flow_scaling_us(const struct swift_params *p,
  * then sees the same samples above target whatever its window, flow
  * scaling cannot tell them apart, and they are not shared fairly.
  */
-static inline u64 swift_scale_us(const struct swift_state *s,
-				 const struct swift_params *p, u64 t)
+static inline u64 swift_scale(const struct swift_state *s,
+			      const struct swift_params *p, u64 t)
 {
 	if (!p->target_rel_minrtt || !p->scale_rtt_us ||
 	    s->base_rtt_us <= p->scale_rtt_us)
 		return t;
 	return dcc_div_u64(t * s->base_rtt_us, p->scale_rtt_us);
+}
+
+/*
+ * The fabric window's floor: min_cwnd, scaled like the allowance.  A
+ * window at the floor sends one packet every rtt / min_cwnd; the paper's
+ * 0.001 packet is one packet every 1000 RTTs, 25-50 ms on the fabric it
+ * was chosen for, but a second and more at the test bed's millisecond
+ * RTTs: a flow cut there once sat out whole half-second intervals (8
+ * flows on the VM dumbbell: 0.01 of a fair share).  Scaled, the floor's
+ * gap stays what it is on the reference fabric relative to the base RTT.
+ * Delay cuts stop there; loss and timeout cuts still go to min_cwnd.
+ */
+static inline u32 swift_min_fcwnd_fx(const struct swift_state *s,
+				     const struct swift_params *p)
+{
+	u32 m = dcc_sat_u32(swift_scale(s, p, p->min_cwnd_fx));
+
+	return dcc_clamp_u32(m, p->min_cwnd_fx, p->max_cwnd_fx);
 }
 
 /* Fabric target delay for the current window and path. */
@@ -168,7 +186,7 @@ static inline u32 swift_target_us(const struct swift_state *s,
 
 	t += ((u64)s->hops * p->per_hop_ns) / 1000;
 	t += swift_flow_scaling_us(p, s->fcwnd_fx);
-	t = swift_scale_us(s, p, dcc_min_u64(t, DCC_U32_MAX));
+	t = swift_scale(s, p, dcc_min_u64(t, DCC_U32_MAX));
 	if (p->target_rel_minrtt)
 		t += s->base_rtt_us;
 	return dcc_sat_u32(t);
@@ -476,10 +494,15 @@ static inline u32 swift_on_ack(struct swift_state *s,
 			   swift_can_decrease(s, SWIFT_F_FDEC_VALID,
 					      s->t_fdec_us, a->now_us,
 					      a->delay_us)) {
+			u32 lo = dcc_min_u32(s->fcwnd_fx,
+					     swift_min_fcwnd_fx(s, p));
+
 			swift_save_prior(s);
 			s->fcwnd_fx = swift_cut(p, s->fcwnd_fx,
 						swift_md_factor_fx(p, d,
 								   target));
+			/* Not below the scaled floor; never raised by it. */
+			s->fcwnd_fx = dcc_max_u32(s->fcwnd_fx, lo);
 			s->t_fdec_us = a->now_us;
 			s->flags |= SWIFT_F_FDEC_VALID;
 			act |= SWIFT_ACT_FDEC;
