@@ -15,7 +15,8 @@
 #     connection is left on A (per connection: the path of its last data
 #     packet, from captures on RTR's two egresses).
 #  2. Continuous bulk flows (8), idle repaths off: a flow on A repaths only
-#     after rehash_rounds congested rounds in a row; none is left on A.
+#     after rehash_rounds congested rounds in a row.  Then the same flows
+#     at PLB's defaults: none is left on A at the end; and with PLB off.
 #  3. PLB off: the same RPCs, no PLB repath, no label changes beyond TCP's
 #     own RTO rehash; load split as the hash falls.
 #  4. IPv4 connections with PLB on are not repathed and complete.
@@ -78,6 +79,7 @@ paths_per_flow() {
 		{ if (!($2 in t0)) { t0[$2] = $1; first[$2] = $3 }
 		  t1[$2] = $1; last[$2] = $3; b[$2] += $4 }
 		END { for (p in t0) {
+			if (b[p] < 100000) continue	# iperf3 control
 			d = t1[p] - t0[p]
 			printf "%s %s %.2f %s\n", p, last[p], (d > 0 ? b[p] * 8 / 1e6 / d : 0), first[p] } }' |
 		sort -n > "$tmp/$1.flows"
@@ -239,9 +241,27 @@ expect "a continuous flow that started on the congested path ($FIRST_A) was repa
 expect "each forced repath came after $n congested rounds in a row" \
 	"$cong1 - $cong0 >= $n * ($forced1 - $forced0)"
 expect "idle_rehash_rounds=0: no idle repath" "$idle1 - $idle0 == 0"
-check "bulk: no flow left on the congested path A at the end ($ON_A)" \
-	test "$ON_A" -eq 0
 in_cli sysctl -qw net.dcc_plb.idle_rehash_rounds=3
+
+# 2b. The same bulk flows at PLB's defaults (idle repaths on: a paced
+# flow has nothing in flight between two packets), then with PLB off: per
+# flow, where it ends and what it got (issue 22).
+bulk_phase() {
+	paths_start "$1" 5202
+	in_cli iperf3 -6 -c "$SRV_IP6" -p 5202 -C swift -P 8 -t 8 >/dev/null 2>&1
+	paths_stop "$1"
+	paths_per_flow "$1"
+}
+bulk_phase bulk_on
+check "bulk, PLB on: no flow left on the congested path A at the end ($ON_A of 8; $FIRST_A started there)" \
+	test "$ON_A" -eq 0
+bulk_on_flows=$PER_FLOW
+bulk_on_left=$ON_A
+in_cli sysctl -qw net.dcc_plb.enabled=0
+bulk_phase bulk_off
+in_cli sysctl -qw net.dcc_plb.enabled=1
+log "bulk, 8 flows: left on A with PLB on $bulk_on_left, off $ON_A"
+log "bulk per-flow Mbit/s: PLB on $bulk_on_flows; off $PER_FLOW"
 
 # 3. PLB off.
 in_cli sysctl -qw net.dcc_plb.enabled=0
