@@ -79,7 +79,7 @@ paths_per_flow() {
 		{ if (!($2 in t0)) { t0[$2] = $1; first[$2] = $3 }
 		  t1[$2] = $1; last[$2] = $3; b[$2] += $4 }
 		END { for (p in t0) {
-			if (b[p] < 100000) continue	# iperf3 control
+			if (b[p] < 10000) continue	# iperf3 control
 			d = t1[p] - t0[p]
 			printf "%s %s %.2f %s\n", p, last[p], (d > 0 ? b[p] * 8 / 1e6 / d : 0), first[p] } }' |
 		sort -n > "$tmp/$1.flows"
