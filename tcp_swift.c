@@ -54,6 +54,8 @@ DCC_PARAM_UINT(base_target_us, 25, 0, 1000000, NULL, swift_params_rebuild,
 	       "fabric target delay for one hop, in microseconds");
 DCC_PARAM_UINT(target_rel_minrtt, 1, 0, 1, NULL, swift_params_rebuild,
 	       "1: the target counts from the connection's minimum RTT; 0: absolute");
+DCC_PARAM_UINT(scale_rtt_us, 50, 0, 1000000, NULL, swift_params_rebuild,
+	       "base RTT the queueing targets are for: above it, with target_rel_minrtt, base target, per-hop and flow-scaling terms grow with the measured base RTT, in microseconds (0: never)");
 DCC_PARAM_UINT(minrtt_win_ms, 10000, 10, 600000, NULL, swift_params_rebuild,
 	       "lifetime of a minimum-RTT estimate, in milliseconds");
 DCC_PARAM_UINT(hops, 2, 0, 255, NULL, NULL,
@@ -132,6 +134,7 @@ static void swift_params_rebuild(void)
 		.ep_ewma_keep_fx = dcc_fx_from_milli(ep_ewma_keep_permille),
 		.retx_reset = retx_reset_threshold,
 		.minrtt_win_us = minrtt_win_ms * 1000,
+		.scale_rtt_us = scale_rtt_us,
 		.target_rel_minrtt = target_rel_minrtt,
 	};
 
@@ -313,7 +316,6 @@ static void swift_cong_control(DCC_CONG_CONTROL_ARGS)
 		.srtt_us = dcc_srtt_us(tp),
 		.num_acked = rs->acked_sacked,
 		.has_delay = rs->rtt_us > 0,
-		.app_limited = !tcp_is_cwnd_limited(sk),
 	};
 	static const u8 ts_mib[DCC_TS_V_MAX] = {
 		[DCC_TS_V_HW] = SWIFT_MIB_TS_HW,
@@ -339,6 +341,8 @@ static void swift_cong_control(DCC_CONG_CONTROL_ARGS)
 	v = dcc_ts_sock_split(&swift_ts, sk, &ca->ts, rs, &sp);
 	if (v < DCC_TS_V_MAX)
 		swift_count(sk, ts_mib[v]);
+	a.app_limited = swift_app_limited(&ca->s, tcp_is_cwnd_limited(sk),
+					  rs->is_app_limited);
 	a.delay_us = sp.fabric_us;
 	a.has_ep_delay = v == DCC_TS_V_HW || v == DCC_TS_V_SW;
 	a.ep_delay_us = sp.ep_us;

@@ -33,6 +33,9 @@ struct swift_params {
 	u32 ep_ewma_keep_fx;	/* EWMA weight kept on the old endpoint delay */
 	u32 retx_reset;		/* RTOs in a row that reset to min_cwnd */
 	u32 minrtt_win_us;	/* lifetime of a minimum-RTT estimate */
+	u32 scale_rtt_us;	/* base RTT the queueing targets are for
+				 * (0: never scaled)
+				 */
 	bool target_rel_minrtt;	/* target counts from the minimum RTT */
 	/* Derived by swift_params_derive(). */
 	u32 fs_isq_max_fx;	/* 1 / sqrt(fs_max_cwnd) */
@@ -136,6 +139,45 @@ static inline u32 swift_flow_scaling_us(const struct swift_params *p,
 	return dcc_min_u32(dcc_sat_u32(v), p->fs_range_us);
 }
 
+/*
+ * The queueing allowance (base target, hops, flow scaling) scaled to the
+ * path: with a relative target, a base RTT above scale_rtt_us multiplies
+ * it by base_rtt / scale_rtt_us.  The reference allowances are for a
+ * fabric whose base RTT is tens of microseconds and whose packets take
+ * well under a microsecond each on the wire; on a slower or longer path
+ * the same queue in packets (the same share of the bandwidth-delay
+ * product) takes proportionally longer, and an unscaled 25 + 100 us falls
+ * within one packet's serialization (120 us at 100 Mbit/s): every flow
+ * then sees the same samples above target whatever its window, flow
+ * scaling cannot tell them apart, and they are not shared fairly.
+ */
+static inline u64 swift_scale(const struct swift_state *s,
+			      const struct swift_params *p, u64 t)
+{
+	if (!p->target_rel_minrtt || !p->scale_rtt_us ||
+	    s->base_rtt_us <= p->scale_rtt_us)
+		return t;
+	return dcc_div_u64(t * s->base_rtt_us, p->scale_rtt_us);
+}
+
+/*
+ * The fabric window's floor: min_cwnd, scaled like the allowance.  A
+ * window at the floor sends one packet every rtt / min_cwnd; the paper's
+ * 0.001 packet is one packet every 1000 RTTs, 25-50 ms on the fabric it
+ * was chosen for, but a second and more at the test bed's millisecond
+ * RTTs: a flow cut there once sat out whole half-second intervals (8
+ * flows on the VM dumbbell: 0.01 of a fair share).  Scaled, the floor's
+ * gap stays what it is on the reference fabric relative to the base RTT.
+ * Delay cuts stop there; loss and timeout cuts still go to min_cwnd.
+ */
+static inline u32 swift_min_fcwnd_fx(const struct swift_state *s,
+				     const struct swift_params *p)
+{
+	u32 m = dcc_sat_u32(swift_scale(s, p, p->min_cwnd_fx));
+
+	return dcc_clamp_u32(m, p->min_cwnd_fx, p->max_cwnd_fx);
+}
+
 /* Fabric target delay for the current window and path. */
 static inline u32 swift_target_us(const struct swift_state *s,
 				  const struct swift_params *p)
@@ -144,6 +186,7 @@ static inline u32 swift_target_us(const struct swift_state *s,
 
 	t += ((u64)s->hops * p->per_hop_ns) / 1000;
 	t += swift_flow_scaling_us(p, s->fcwnd_fx);
+	t = swift_scale(s, p, dcc_min_u64(t, DCC_U32_MAX));
 	if (p->target_rel_minrtt)
 		t += s->base_rtt_us;
 	return dcc_sat_u32(t);
@@ -163,6 +206,30 @@ static inline u32 swift_cwnd_fx(const struct swift_state *s)
  * window into ACK delay, cut the window further and never let it recover.
  */
 #define SWIFT_MIN_TCP_CWND	2
+
+/*
+ * Was the sender held back by the application rather than by Swift's
+ * window?  Growth waits while it is, so that an application-limited flow
+ * does not build a window it has not used.
+ *
+ * From SWIFT_MIN_TCP_CWND packets up TCP's window is Swift's window, and
+ * TCP's own judgement (tcp_is_cwnd_limited(), cwnd_limited here) applies.
+ * Below, TCP's window stays at two packets and pacing alone enforces
+ * Swift's window: a paced flow has at most one or two packets in flight
+ * and TCP never finds it window limited, however much data waits.  There
+ * the rate sample decides (rate_sample.is_app_limited, rs_app_limited
+ * here: the application had left nothing queued when the acknowledged
+ * packet was sent).  Judging a paced flow by TCP's window froze it: a bulk
+ * flow cut to the floor (0.001 packet) beside flows at target never grew
+ * again (4 flows on the VM dumbbell: 0.13 Mbit/s against 33).
+ */
+static inline bool swift_app_limited(const struct swift_state *s,
+				     bool cwnd_limited, bool rs_app_limited)
+{
+	if (swift_cwnd_fx(s) < (SWIFT_MIN_TCP_CWND << DCC_FX_SHIFT))
+		return rs_app_limited;
+	return !cwnd_limited;
+}
 
 /*
  * Is this ACK's delay sample likely inflated by the receiver's delayed-ACK
@@ -427,10 +494,15 @@ static inline u32 swift_on_ack(struct swift_state *s,
 			   swift_can_decrease(s, SWIFT_F_FDEC_VALID,
 					      s->t_fdec_us, a->now_us,
 					      a->delay_us)) {
+			u32 lo = dcc_min_u32(s->fcwnd_fx,
+					     swift_min_fcwnd_fx(s, p));
+
 			swift_save_prior(s);
 			s->fcwnd_fx = swift_cut(p, s->fcwnd_fx,
 						swift_md_factor_fx(p, d,
 								   target));
+			/* Not below the scaled floor; never raised by it. */
+			s->fcwnd_fx = dcc_max_u32(s->fcwnd_fx, lo);
 			s->t_fdec_us = a->now_us;
 			s->flags |= SWIFT_F_FDEC_VALID;
 			act |= SWIFT_ACT_FDEC;

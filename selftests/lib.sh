@@ -728,6 +728,29 @@ iperf_server_log() {
 		while IFS= read -r l; do echo "$EPOCHREALTIME $l"; done >> "$2"
 }
 
+# ss_acked_log NS DPORT INTERVAL OUT: until killed, every INTERVAL seconds
+# append to OUT one line per established connection of NS to port DPORT
+# whose congestion control is not cubic (iperf3's control connection is):
+# "TIME SPORT BYTES_ACKED", TIME the guest's clock ($EPOCHREALTIME).  What
+# the kernel says each flow delivered, where iperf3's client intervals
+# count what the application wrote (128 KB at a time).
+ss_acked_log() {
+	local ns=$1 dport=$2 ival=$3 out=$4
+	while :; do
+		ip netns exec "$ns" ss -tinH state established "dport = :$dport" |
+			awk -v t="$EPOCHREALTIME" '
+			$1 ~ /^[0-9]+$/ && $3 ~ /:/ { n = split($3, a, ":"); p = a[n]; next }
+			/bytes_acked:/ && !/ cubic / {
+				for (i = 1; i <= NF; i++)
+					if ($i ~ /^bytes_acked:/) {
+						sub(/bytes_acked:/, "", $i)
+						print t, p, $i
+					}
+			}' >> "$out"
+		sleep "$ival"
+	done
+}
+
 # --- robustness: every module in the tree ------------------------------
 #
 # The robustness tests (robust_*.sh) iterate over the modules built in the

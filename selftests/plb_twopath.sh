@@ -11,15 +11,20 @@
 #  1. RPC clients (on-off: 32 KB requests, 10 ms idle between them) with
 #     swift and PLB on: connections that hash onto A repath, in their idle
 #     gaps, and the IPv6 load shifts to B; the labels tcpdump sees change
-#     only as often as PLB (or TCP's own RTO rehash) says.
-#  2. Continuous bulk flows, idle repaths off: a flow on A repaths only
-#     after rehash_rounds congested rounds in a row.
+#     only as often as PLB (or TCP's own RTO rehash) says; at the end no
+#     connection is left on A (per connection: the path of its last data
+#     packet, from captures on RTR's two egresses).
+#  2. Continuous bulk flows (8), idle repaths off: a flow on A repaths only
+#     after rehash_rounds congested rounds in a row.  Then the same flows
+#     at PLB's defaults: none is left on A at the end; and with PLB off.
 #  3. PLB off: the same RPCs, no PLB repath, no label changes beyond TCP's
 #     own RTO rehash; load split as the hash falls.
 #  4. IPv4 connections with PLB on are not repathed and complete.
 #  5. timely uses PLB too.
-# The completion times and load split of 1 and 3 are logged for the
-# record (Documentation/plb.rst), not asserted against each other.
+# The completion times, load split, per-connection goodput and the
+# connections left on A of 1 and 3 are logged for the record
+# (Documentation/plb.rst), not asserted against each other.  All at the
+# modules' shipped defaults, in virtual time, one run.
 source "$(dirname "$0")/lib.sh"
 require_root
 require_cmd iperf3 tcpdump jq
@@ -36,6 +41,56 @@ kernel_rehash() {
 		$(nstat_get "$NS_CLI" TcpExtTcpDuplicateDataRehash)))
 }
 
+# paths_start TAG PORT: capture the IPv6 data packets to PORT that RTR
+# sends on path A and on path B (headers only), until paths_stop.
+paths_start() {
+	in_rtr tcpdump -i pa0 -n -s 100 -w "$tmp/$1.a.pcap" \
+		"ip6 and tcp dst port $2" 2>/dev/null &
+	echo $! > "$tmp/$1.apid"
+	in_rtr tcpdump -i pb0 -n -s 100 -w "$tmp/$1.b.pcap" \
+		"ip6 and tcp dst port $2" 2>/dev/null &
+	echo $! > "$tmp/$1.bpid"
+	sleep 1
+}
+
+paths_stop() {
+	sleep 0.5
+	kill "$(cat "$tmp/$1.apid")" "$(cat "$tmp/$1.bpid")" 2>/dev/null
+	wait "$(cat "$tmp/$1.apid")" "$(cat "$tmp/$1.bpid")" 2>/dev/null
+}
+
+# paths_per_flow TAG: one line per connection (client port): "SPORT
+# PATH MBPS FIRST", PATH the path its last data packet took (A or B),
+# MBPS its goodput from its first to its last data packet on either path,
+# FIRST the path of its first.  Sets ON_A (connections whose last packet
+# went over A), FIRST_A (... whose first did) and PER_FLOW (the
+# goodputs, in Mbit/s).
+paths_per_flow() {
+	local t
+	for t in a b; do
+		tcpdump -tt -n -r "$tmp/$1.$t.pcap" 2>/dev/null |
+			awk -v p="${t^^}" '{
+				n = split($3, a, "."); port = a[n]
+				len = 0
+				for (i = 1; i < NF; i++)
+					if ($i == "length") len = $(i + 1) + 0
+				if (len > 0) print $1, port, p, len }'
+	done | sort -n | awk '
+		{ if (!($2 in t0)) { t0[$2] = $1; first[$2] = $3 }
+		  t1[$2] = $1; last[$2] = $3; b[$2] += $4 }
+		END { for (p in t0) {
+			if (b[p] < 10000) continue	# iperf3 control
+			d = t1[p] - t0[p]
+			printf "%s %s %.2f %s\n", p, last[p], (d > 0 ? b[p] * 8 / 1e6 / d : 0), first[p] } }' |
+		sort -n > "$tmp/$1.flows"
+	ON_A=$(awk '$2 == "A"' "$tmp/$1.flows" | wc -l)
+	FIRST_A=$(awk '$4 == "A"' "$tmp/$1.flows" | wc -l)
+	PER_FLOW=$(awk '{ printf "%s%s", (NR > 1 ? " " : ""), $3 }' "$tmp/$1.flows")
+	log "$1: per connection (port, path at the end, Mbit/s):" \
+		"$(awk '{ printf " %s:%s:%s", $1, $2, $3 }' "$tmp/$1.flows")"
+	log "$1: $FIRST_A of $(wc -l < "$tmp/$1.flows") connections started on the congested path A, $ON_A left on it"
+}
+
 # rpc_phase CC TAG: N_RPC RPC clients over IPv6 with a capture; sets
 # B_SHARE, LABEL_CHANGES, CONNS, and logs completion times.
 rpc_phase() {
@@ -45,7 +100,7 @@ rpc_phase() {
 	in_cli tcpdump -i cli0 -n -s 100 -w "$tmp/$tag.pcap" \
 		"ip6 and tcp dst port 7000" 2>/dev/null &
 	tdpid=$!
-	sleep 1
+	paths_start "$tag" 7000
 	for i in $(seq $N_RPC); do
 		in_cli timeout 40 "$DCC_BIN/rpc" -c fd00:2::1 7000 $RPCS \
 			$RPC_BYTES $RPC_GAP_US "$cc" > "$tmp/$tag.rpc$i" 2>&1 &
@@ -66,6 +121,8 @@ rpc_phase() {
 	sleep 0.5
 	kill $tdpid 2>/dev/null
 	wait $tdpid 2>/dev/null
+	paths_stop "$tag"
+	paths_per_flow "$tag"
 	a1=$(path_bytes6 pa0)
 	b1=$(path_bytes6 pb0)
 	B_SHARE=$(awk -v a=$((a1 - a0)) -v b=$((b1 - b0)) \
@@ -133,33 +190,18 @@ sleep 3
 log "path A: $(in_rtr ping -c 10 -i 0.1 fd00:a::2 | tail -n 1)"
 log "path B: $(in_rtr ping -c 10 -i 0.1 fd00:b::2 | tail -n 1)"
 
-# 1. PLB on, on-off traffic.  The hash may put all N_RPC connections on B
-# (1 in 2^N_RPC): then nothing is congested and nothing to show; run the
-# phase again (the figures logged are those of the last try).  A client
-# that does not finish in 40 s is logged with its connection's state and
-# the phase runs again too: seen once in CI (a swift connection left on A
-# with PLB on, cause not yet known), so it is reported and repeated
-# rather than failing the suite on one occurrence.
-for try in 1 2 3; do
-	idle0=$(stat PlbRepathIdle)
-	forced0=$(stat PlbRepathForced)
-	cong0=$(stat PlbCongestedRounds)
-	kr0=$(kernel_rehash)
-	rpc_phase swift plb_on
-	idle1=$(stat PlbRepathIdle)
-	forced1=$(stat PlbRepathForced)
-	kr1=$(kernel_rehash)
-	repaths=$((idle1 - idle0 + forced1 - forced0))
-	log "plb_on try $try: repaths idle $((idle1 - idle0)), forced $((forced1 - forced0)); TCP's RTO/DSACK rehashes $((kr1 - kr0))"
-	if [ "$(stat PlbCongestedRounds)" -le "$cong0" ]; then
-		log "plb_on try $try: no connection hashed onto path A; again"
-	elif [ "$RPC_DONE" -lt $N_RPC ]; then
-		log "plb_on try $try: $RPC_DONE of $N_RPC clients finished; again"
-		in_cli ss -K dst "[$SRV_IP6]" dport = :7000 >/dev/null 2>&1
-	else
-		break
-	fi
-done
+# 1. PLB on, on-off traffic.  In virtual time the run is deterministic:
+# one run, no retry.
+idle0=$(stat PlbRepathIdle)
+forced0=$(stat PlbRepathForced)
+cong0=$(stat PlbCongestedRounds)
+kr0=$(kernel_rehash)
+rpc_phase swift plb_on
+idle1=$(stat PlbRepathIdle)
+forced1=$(stat PlbRepathForced)
+kr1=$(kernel_rehash)
+repaths=$((idle1 - idle0 + forced1 - forced0))
+log "plb_on: repaths idle $((idle1 - idle0)), forced $((forced1 - forced0)); TCP's RTO/DSACK rehashes $((kr1 - kr0)); congested rounds $(($(stat PlbCongestedRounds) - cong0))"
 check "every RPC client completed" test "$RPC_DONE" -eq $N_RPC
 expect "PLB repathed connections between their bursts (idle repaths)" \
 	"$idle1 - $idle0 > 0"
@@ -169,7 +211,11 @@ expect "labels changed only when PLB or TCP's RTO rehash said so" \
 	"$LABEL_CHANGES <= $repaths + $kr1 - $kr0"
 expect "most IPv6 bytes moved to the uncongested path B (share $B_SHARE)" \
 	"$B_SHARE > 0.6"
+check "PLB on: no RPC connection left on the congested path A ($ON_A)" \
+	test "$ON_A" -eq 0
 on_share=$B_SHARE
+on_flows=$PER_FLOW
+on_left=$ON_A
 
 # 2. Continuous flows: the forced rule, after rehash_rounds.  A paced
 # flow empties its pipe between packets whenever its pacing rate is below
@@ -178,24 +224,44 @@ on_share=$B_SHARE
 # rule alone, idle repaths are turned off for this phase.
 in_cli sysctl -qw net.dcc_plb.idle_rehash_rounds=0
 n=$(in_cli sysctl -n net.dcc_plb.rehash_rounds)
-for try in 1 2 3; do
-	idle0=$(stat PlbRepathIdle)
-	forced0=$(stat PlbRepathForced)
-	cong0=$(stat PlbCongestedRounds)
-	in_cli iperf3 -6 -c "$SRV_IP6" -p 5202 -C swift -P 4 -t 6 \
-		>/dev/null 2>&1
-	idle1=$(stat PlbRepathIdle)
-	forced1=$(stat PlbRepathForced)
-	cong1=$(stat PlbCongestedRounds)
-	log "bulk try $try: forced $((forced1 - forced0)), idle $((idle1 - idle0)), congested rounds $((cong1 - cong0))"
-	[ $((forced1 - forced0)) -gt 0 ] && break
-done
-expect "a continuous flow on the congested path was repathed (forced)" \
-	"$forced1 - $forced0 > 0"
+idle0=$(stat PlbRepathIdle)
+forced0=$(stat PlbRepathForced)
+cong0=$(stat PlbCongestedRounds)
+paths_start bulk 5202
+# 8 flows: the hash leaves A empty 1 time in 256.
+in_cli iperf3 -6 -c "$SRV_IP6" -p 5202 -C swift -P 8 -t 6 >/dev/null 2>&1
+paths_stop bulk
+paths_per_flow bulk
+idle1=$(stat PlbRepathIdle)
+forced1=$(stat PlbRepathForced)
+cong1=$(stat PlbCongestedRounds)
+log "bulk: forced $((forced1 - forced0)), idle $((idle1 - idle0)), congested rounds $((cong1 - cong0))"
+expect "a continuous flow that started on the congested path ($FIRST_A) was repathed (forced)" \
+	"$FIRST_A == 0 || $forced1 - $forced0 > 0"
 expect "each forced repath came after $n congested rounds in a row" \
 	"$cong1 - $cong0 >= $n * ($forced1 - $forced0)"
 expect "idle_rehash_rounds=0: no idle repath" "$idle1 - $idle0 == 0"
 in_cli sysctl -qw net.dcc_plb.idle_rehash_rounds=3
+
+# 2b. The same bulk flows at PLB's defaults (idle repaths on: a paced
+# flow has nothing in flight between two packets), then with PLB off: per
+# flow, where it ends and what it got (issue 22).
+bulk_phase() {
+	paths_start "$1" 5202
+	in_cli iperf3 -6 -c "$SRV_IP6" -p 5202 -C swift -P 8 -t 8 >/dev/null 2>&1
+	paths_stop "$1"
+	paths_per_flow "$1"
+}
+bulk_phase bulk_on
+check "bulk, PLB on: no flow left on the congested path A at the end ($ON_A of 8; $FIRST_A started there)" \
+	test "$ON_A" -eq 0
+bulk_on_flows=$PER_FLOW
+bulk_on_left=$ON_A
+in_cli sysctl -qw net.dcc_plb.enabled=0
+bulk_phase bulk_off
+in_cli sysctl -qw net.dcc_plb.enabled=1
+log "bulk, 8 flows: left on A with PLB on $bulk_on_left, off $ON_A"
+log "bulk per-flow Mbit/s: PLB on $bulk_on_flows; off $PER_FLOW"
 
 # 3. PLB off.
 in_cli sysctl -qw net.dcc_plb.enabled=0
@@ -213,6 +279,8 @@ check "PLB off: no PLB round judged, no repath" \
 expect "PLB off: no label changes beyond TCP's own RTO rehash ($LABEL_CHANGES)" \
 	"$LABEL_CHANGES <= $kr1 - $kr0"
 log "B share with PLB on $on_share, off $B_SHARE"
+log "RPC connections left on A: PLB on $on_left, off $ON_A"
+log "RPC goodput per connection (Mbit/s): PLB on $on_flows; off $PER_FLOW"
 # Clients killed by their timeout leave orphaned connections still sending
 # on A: end them before PLB is back on, so they are not repathed below.
 in_cli ss -K dst "[$SRV_IP6]" >/dev/null 2>&1

@@ -42,6 +42,7 @@ struct mod_params {
 	u32 max_cwnd_pkts, base_target_us, target_rel_minrtt, minrtt_win_ms;
 	u32 per_hop_ns, fs_range_us, fs_min_cwnd_mpkt, fs_max_cwnd_pkts;
 	u32 ep_target_us, ep_ewma_keep_permille, retx_reset_threshold;
+	u32 scale_rtt_us;
 };
 
 static const struct mod_params mod_defaults = {
@@ -60,6 +61,7 @@ static const struct mod_params mod_defaults = {
 	.ep_target_us = 100,
 	.ep_ewma_keep_permille = 750,
 	.retx_reset_threshold = 3,
+	.scale_rtt_us = 50,
 };
 
 #define DEFAULT_HOPS	2
@@ -83,6 +85,7 @@ static struct swift_params build_params(const struct mod_params *m)
 		.ep_ewma_keep_fx = dcc_fx_from_milli(m->ep_ewma_keep_permille),
 		.retx_reset = m->retx_reset_threshold,
 		.minrtt_win_us = m->minrtt_win_ms * 1000,
+		.scale_rtt_us = m->scale_rtt_us,
 		.target_rel_minrtt = m->target_rel_minrtt,
 	};
 
@@ -121,6 +124,7 @@ struct ref_params {
 	double ai, b, max_mdf, min_cwnd, max_cwnd;
 	double base_target, per_hop_us, fs_range, fs_min, fs_max;
 	double ep_target, ewma_keep;
+	double scale_rtt;
 };
 
 static struct ref_params ref_of(const struct swift_params *p)
@@ -138,6 +142,7 @@ static struct ref_params ref_of(const struct swift_params *p)
 		.fs_max = PKTS(p->fs_max_cwnd_fx),
 		.ep_target = p->ep_target_us,
 		.ewma_keep = PKTS(p->ep_ewma_keep_fx),
+		.scale_rtt = p->scale_rtt_us,
 	};
 }
 
@@ -158,12 +163,18 @@ static double ref_fs(const struct ref_params *r, double cwnd)
 	return fs < 0 ? 0 : fs > r->fs_range ? r->fs_range : fs;
 }
 
-/* min_rtt < 0: no minimum-RTT term. */
+/*
+ * min_rtt < 0: no minimum-RTT term.  With one, a min_rtt above scale_rtt
+ * scales the queueing part by min_rtt / scale_rtt.
+ */
 static double ref_target(const struct ref_params *r, double fcwnd,
 			 unsigned int hops, double min_rtt)
 {
-	return r->base_target + hops * r->per_hop_us + ref_fs(r, fcwnd) +
-	       (min_rtt > 0 ? min_rtt : 0);
+	double q = r->base_target + hops * r->per_hop_us + ref_fs(r, fcwnd);
+
+	if (min_rtt > 0 && r->scale_rtt > 0 && min_rtt > r->scale_rtt)
+		q *= min_rtt / r->scale_rtt;
+	return q + (min_rtt > 0 ? min_rtt : 0);
 }
 
 static double ref_ai(const struct ref_params *r, double cwnd, double n)
@@ -1028,8 +1039,12 @@ static void test_target_rel_minrtt(void **state)
 	/* ...until the estimate is older than minrtt_win_us. */
 	ack(&s, &p, t0 + win + 1, 100, 1, 60);
 	assert_int_equal(s.min_rtt_us, 60);
+	/*
+	 * 60 us is above scale_rtt_us (50): the allowance is scaled by 1.2,
+	 * and with it the truncation of fs (< 1 us) and of the product.
+	 */
 	assert_near(s.last_target_us,
-		    ref_target(&r, PKTS(s.fcwnd_fx), DEFAULT_HOPS, 60), 1.0);
+		    ref_target(&r, PKTS(s.fcwnd_fx), DEFAULT_HOPS, 60), 2.2);
 	/* A smaller sample always replaces it. */
 	ack(&s, &p, t0 + win + 2, 100, 1, 30);
 	assert_int_equal(s.min_rtt_us, 30);
@@ -1772,8 +1787,9 @@ static void test_floor(void **state)
 		swift_on_ack(&s, &p, &a);
 		assert_int_equal(s.min_rtt_us, 1000);
 		assert_int_equal(s.base_rtt_us, 200);
+		/* The floor, 4 times scale_rtt_us: 4 times the allowance. */
 		assert_int_equal(swift_target_us(&s, &p),
-				 200 + swift_target_us(&s, &(struct swift_params){
+				 200 + 4 * swift_target_us(&s, &(struct swift_params){
 					 .base_target_us = p.base_target_us,
 					 .per_hop_ns = p.per_hop_ns,
 					 .fs_range_us = p.fs_range_us,
@@ -2051,6 +2067,308 @@ static void test_sim_rel_minrtt_latecomer(void **state)
 	check_sim(16, sim_ones, sim_zeros, true, true);
 }
 
+/*
+ * Paced packet-level model, as the glue drives TCP: TCP's window is
+ * max(swift_cwnd_pkts(), 2) and the pacing rate cwnd * mss / rtt_p (120 %
+ * from two packets up) spaces the packets; below two packets the rate
+ * alone enforces the window.  The bottleneck is a FIFO serving a packet
+ * every svc_ns; an ACK returns base_ns after its packet leaves.  TCP's
+ * "window limited" is what tcp_is_cwnd_limited() says of such a flow:
+ * the packets in flight had filled TCP's window.  The flows are bulk:
+ * the application always has data queued (rate_sample.is_app_limited 0).
+ */
+#define PSIM_MAX_FLOWS	32
+#define PSIM_MSS	1500
+
+struct psim_flow {
+	struct swift_state s;
+	u64 next_send_ns;
+	u64 start_ns;
+	u32 init_fx;
+	u32 inflight;
+	double srtt;
+	u64 acked;		/* packets acked in the measured part */
+	u32 max_cwnd_fx;	/* largest window reached */
+};
+
+struct psim {
+	const struct swift_params *p;
+	unsigned int n;
+	u64 svc_ns, base_ns, dur_ns, measure_ns;
+	struct swift_floor floor;
+	struct psim_flow f[PSIM_MAX_FLOWS];
+	struct sim_pkt ring[SIM_RING];
+	unsigned int head, count;
+	u64 last_depart_ns;
+};
+
+static u32 psim_tcp_cwnd(const struct psim_flow *f)
+{
+	return dcc_max_u32(swift_cwnd_pkts(&f->s), SWIFT_MIN_TCP_CWND);
+}
+
+static u64 psim_gap_ns(const struct psim *sm, const struct psim_flow *f)
+{
+	u32 cwnd = swift_cwnd_fx(&f->s);
+	bool paced = cwnd < (SWIFT_MIN_TCP_CWND << DCC_FX_SHIFT);
+	u32 rtt;
+
+	if (!f->srtt)
+		return 0;
+	rtt = swift_pacing_rtt_us(&f->s, sm->p, (u32)f->srtt);
+	return dcc_gap_ns(dcc_rate_from_window(cwnd, PSIM_MSS, rtt,
+					       paced ? 100 : 120), PSIM_MSS);
+}
+
+/* Send what TCP's window and the pacing rate allow at now. */
+static void psim_send(struct psim *sm, unsigned int i, u64 now)
+{
+	struct psim_flow *f = &sm->f[i];
+
+	while (now >= f->start_ns && now >= f->next_send_ns &&
+	       f->inflight < psim_tcp_cwnd(f)) {
+		struct sim_pkt *pk;
+		u64 depart = (now > sm->last_depart_ns ? now :
+			      sm->last_depart_ns) + sm->svc_ns;
+
+		assert_true(sm->count < SIM_RING);
+		pk = &sm->ring[(sm->head + sm->count++) % SIM_RING];
+		pk->sent_ns = now;
+		pk->ack_ns = depart + sm->base_ns;
+		pk->flow = i;
+		sm->last_depart_ns = depart;
+		f->inflight++;
+		f->next_send_ns = now + psim_gap_ns(sm, f);
+	}
+}
+
+static void psim_run_from(struct psim *sm, bool init)
+{
+	const struct swift_params *p = sm->p;
+	unsigned int i;
+
+	for (i = 0; init && i < sm->n; i++) {
+		struct psim_flow *f = &sm->f[i];
+
+		swift_state_init(&f->s, p, 10, DEFAULT_HOPS, f->start_ns / 1000);
+		f->s.fcwnd_fx = f->init_fx;
+		f->next_send_ns = f->start_ns;
+	}
+	for (;;) {
+		u64 now = sm->count ? sm->ring[sm->head].ack_ns : ~0ULL;
+		unsigned int next = PSIM_MAX_FLOWS;
+		struct psim_flow *f;
+		struct sim_pkt pk;
+		u32 delay_us;
+		bool cwnd_limited;
+
+		/* The earliest pacing release of a flow TCP's window allows. */
+		for (i = 0; i < sm->n; i++) {
+			u64 t = sm->f[i].next_send_ns > sm->f[i].start_ns ?
+				sm->f[i].next_send_ns : sm->f[i].start_ns;
+
+			if (sm->f[i].inflight < psim_tcp_cwnd(&sm->f[i]) &&
+			    t < now) {
+				now = t;
+				next = i;
+			}
+		}
+		if (now >= sm->dur_ns)
+			break;
+		if (next < PSIM_MAX_FLOWS) {
+			psim_send(sm, next, now);
+			continue;
+		}
+		pk = sm->ring[sm->head];
+		sm->head = (sm->head + 1) % SIM_RING;
+		sm->count--;
+		f = &sm->f[pk.flow];
+		cwnd_limited = f->inflight >= psim_tcp_cwnd(f);
+		f->inflight--;
+		delay_us = (u32)((now - pk.sent_ns + 500) / 1000);
+		f->srtt = f->srtt ? 0.875 * f->srtt + 0.125 * delay_us :
+				    delay_us;
+		swift_floor_update(&sm->floor, p, delay_us, false, now / 1000);
+		{
+			struct swift_ack a = {
+				.now_us = now / 1000,
+				.srtt_us = (u32)f->srtt,
+				.num_acked = 1,
+				.delay_us = delay_us,
+				.has_delay = true,
+				.app_limited = swift_app_limited(&f->s,
+								 cwnd_limited,
+								 false),
+				.floor_us = sm->floor.min_us,
+			};
+
+			swift_on_ack(&f->s, p, &a);
+		}
+		check_bounds(&f->s, p);
+		f->max_cwnd_fx = dcc_max_u32(f->max_cwnd_fx, swift_cwnd_fx(&f->s));
+		if (now >= sm->measure_ns)
+			f->acked++;
+		psim_send(sm, pk.flow, now);
+	}
+}
+
+static void psim_run(struct psim *sm)
+{
+	psim_run_from(sm, true);
+}
+
+/*
+ * Issue 22: a bulk flow cut to the floor (0.001 packet, paced one packet
+ * every thousand RTTs) beside three flows holding the queue at their
+ * target must climb back to its share.  TCP never finds a paced flow
+ * window limited (one packet in flight, TCP's window two), so judging
+ * "application limited" by TCP's window froze it at the floor for good
+ * (VM dumbbell: 0.13 Mbit/s against 33 for the others).  Judged by the
+ * rate sample (swift_app_limited()), it grows on its first ACK below the
+ * target.
+ */
+static void test_psim_floor_climbs(void **state)
+{
+	static struct psim sm;
+	struct swift_params p = default_params(true);
+	double sum = 0, share;
+	unsigned int i;
+
+	(void)state;
+	memset(&sm, 0, sizeof(sm));
+	sm.p = &p;
+	sm.n = 4;
+	sm.svc_ns = 1000;		/* 12 Gbit/s of 1500 B packets */
+	sm.base_ns = 10000;		/* 10 us */
+	sm.dur_ns = 400000000;		/* 400 ms */
+	sm.measure_ns = 200000000;	/* the second half */
+	for (i = 0; i < 3; i++)
+		sm.f[i].init_fx = 10 << DCC_FX_SHIFT;
+	sm.f[3].init_fx = p.min_cwnd_fx;
+	sm.f[3].srtt = 50;		/* it ran before: paced from the start */
+	/* The others hold the queue at their target first. */
+	sm.f[3].start_ns = 20000000;
+	psim_run(&sm);
+	for (i = 0; i < sm.n; i++)
+		sum += sm.f[i].acked;
+	share = sm.f[3].acked / (sum / sm.n);
+	print_message("# psim floor: flow at the floor got %.2f of a fair share, window up to %.3f packets\n",
+		      share, PKTS(sm.f[3].max_cwnd_fx));
+	assert_true(sm.f[3].max_cwnd_fx > DCC_FX_ONE);
+	assert_true(share > 0.5);
+}
+
+/*
+ * n bulk flows on a slow, long bottleneck: the VM test bed's dumbbell
+ * (100 Mbit/s: 120 us a packet; 270 us base RTT; BDP 2.3 packets), all
+ * starting at once with TCP's initial window.  Returns Jain's index of
+ * the packets each flow had acked over the last half, and in *worst the
+ * smallest share (of a fair share) a flow got in any window of `slot`
+ * nanoseconds of that half.
+ */
+static double psim_bed(unsigned int n, const struct swift_params *p,
+		       double *worst)
+{
+	static struct psim sm;
+	static u64 slot_acked[PSIM_MAX_FLOWS];
+	double sum = 0, sum2 = 0;
+	const u64 slot = 250000000;	/* 250 ms */
+	unsigned int i, k;
+
+	memset(&sm, 0, sizeof(sm));
+	sm.p = p;
+	sm.n = n;
+	sm.svc_ns = 120000;
+	sm.base_ns = 270000;
+	sm.dur_ns = 2000000000;		/* 2 s */
+	*worst = 1e9;
+	for (i = 0; i < n; i++)
+		sm.f[i].init_fx = 10 << DCC_FX_SHIFT;
+	/* The first second, then the second one in slots. */
+	sm.measure_ns = ~0ULL;
+	sm.dur_ns = 1000000000;
+	psim_run_from(&sm, true);
+	for (k = 0; k < 4; k++) {
+		for (i = 0; i < n; i++)
+			slot_acked[i] = sm.f[i].acked;
+		sm.measure_ns = 0;
+		sm.dur_ns += slot;
+		psim_run_from(&sm, false);
+		{
+			double tot = 0;
+
+			for (i = 0; i < n; i++)
+				tot += sm.f[i].acked - slot_acked[i];
+			for (i = 0; i < n; i++) {
+				double sh = (sm.f[i].acked - slot_acked[i]) /
+					    (tot / n);
+
+				if (sh < *worst)
+					*worst = sh;
+			}
+		}
+	}
+	for (i = 0; i < n; i++) {
+		sum += sm.f[i].acked;
+		sum2 += (double)sm.f[i].acked * sm.f[i].acked;
+	}
+	return sum * sum / (n * sum2);
+}
+
+/*
+ * Issue 22 on the test bed's scale: 100 Mbit/s, 270 us base RTT, a BDP of
+ * 2.3 packets, so 4 to 32 flows all run below two packets, paced.  At
+ * the defaults every flow gets at least half a fair share in every 250 ms
+ * of the second second, and Jain's index over it is 0.99 or more.
+ *
+ * Without scale_rtt_us (0), 4 flows: Jain 0.954, a flow gets nothing for
+ * 250 ms; with it (50 us: the allowance times 5.4 here) 4 flows 0.9999 /
+ * 0.94 of a fair share at worst, 8 flows 0.996 / 0.78.  32 flows are not
+ * shared fairly yet (Jain 0.86, a flow starved for 250 ms): their fair
+ * window is 0.07 packet and one ACK below target adds a whole packet
+ * (ai per ACK below one packet, as in the paper).  Known open: built with
+ * -DDCC_TEST_KNOWN_BUGS the 32-flow case is asserted too.
+ */
+static void test_psim_bed_fair(void **state)
+{
+#ifdef DCC_TEST_KNOWN_BUGS
+	static const unsigned int counts[] = { 4, 8, 32 };
+#else
+	static const unsigned int counts[] = { 4, 8 };
+#endif
+	struct swift_params p = default_params(true);
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(counts); i++) {
+		double worst, jain = psim_bed(counts[i], &p, &worst);
+
+		print_message("# psim bed n=%u: jain %.4f, worst 250 ms share %.2f\n",
+			      counts[i], jain, worst);
+		assert_true(jain >= 0.99);
+		assert_true(worst >= 0.5);
+	}
+}
+
+/* The app-limited judgement: TCP's window from two packets up, below it
+ * the rate sample's.
+ */
+static void test_app_limited_paced(void **state)
+{
+	struct swift_params p = default_params(false);
+	struct swift_state s;
+
+	(void)state;
+	init_state(&s, &p, FX_OF(0.5), DEFAULT_HOPS, 0);
+	assert_false(swift_app_limited(&s, false, false));
+	assert_true(swift_app_limited(&s, false, true));
+	assert_true(swift_app_limited(&s, true, true));
+	init_state(&s, &p, 2 << DCC_FX_SHIFT, DEFAULT_HOPS, 0);
+	assert_true(swift_app_limited(&s, false, false));
+	assert_false(swift_app_limited(&s, true, true));
+	assert_false(swift_app_limited(&s, true, false));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -2091,6 +2409,9 @@ int main(void)
 		cmocka_unit_test(test_sim_16_flows),
 		cmocka_unit_test(test_sim_rel_minrtt),
 		cmocka_unit_test(test_sim_rel_minrtt_latecomer),
+		cmocka_unit_test(test_app_limited_paced),
+		cmocka_unit_test(test_psim_floor_climbs),
+		cmocka_unit_test(test_psim_bed_fair),
 	};
 
 	return cmocka_run_group_tests_name("dcc_swift", tests, NULL, NULL);

@@ -41,7 +41,7 @@ enum {
 	P_AI, P_BETA, P_MAX_MDF, P_MIN_CWND, P_MAX_CWND, P_BASE_TARGET,
 	P_REL_MINRTT, P_MINRTT_WIN, P_HOPS, P_PER_HOP, P_FS_RANGE, P_FS_MIN,
 	P_FS_MAX, P_EP_TARGET, P_EP_KEEP, P_RETX_RESET, P_HEADROOM,
-	P_DELACK_GUARD, P_NUM
+	P_DELACK_GUARD, P_SCALE_RTT, P_NUM
 };
 
 static const struct fz_param swift_tab[P_NUM] = {
@@ -63,6 +63,7 @@ static const struct fz_param swift_tab[P_NUM] = {
 	[P_RETX_RESET]	= { "retx_reset_threshold", 1, 255, 3 },
 	[P_HEADROOM]	= { "pacing_headroom_pct", 100, 1000, 120 },
 	[P_DELACK_GUARD] = { "delack_guard_us", 0, 1000000, 40000 },
+	[P_SCALE_RTT]	= { "scale_rtt_us", 0, 1000000, 50 },
 };
 
 /* swift_check_cwnd() and swift_check_fs() of tcp_swift.c. */
@@ -103,6 +104,7 @@ static void swift_build(const u32 *m, struct swift_params *p)
 		.ep_ewma_keep_fx = dcc_fx_from_milli(m[P_EP_KEEP]),
 		.retx_reset = m[P_RETX_RESET],
 		.minrtt_win_us = m[P_MINRTT_WIN] * 1000,
+		.scale_rtt_us = m[P_SCALE_RTT],
 		.target_rel_minrtt = m[P_REL_MINRTT],
 	};
 	swift_params_derive(p);
@@ -286,7 +288,8 @@ static void ev_ack(struct sim *x, struct conn *c)
 	bool above;
 
 	a.num_acked = sel & 8 ? 1 : fz_u32_edge(f);
-	a.app_limited = sel & 16;
+	/* The glue's judgement: TCP's window limits, or the rate sample. */
+	a.app_limited = swift_app_limited(&c->s, !(sel & 16), fz_u8(f) & 1);
 	a.has_delay = !(sel & 32);
 	a.has_ep_delay = sel & 64;
 	if (target_near) {
@@ -419,6 +422,7 @@ static void ev_torn(struct sim *x, const struct swift_params *old,
 	TORN(ep_ewma_keep_fx, 11); TORN(retx_reset, 12);
 	TORN(minrtt_win_us, 13); TORN(target_rel_minrtt, 14);
 	TORN(fs_isq_max_fx, 15); TORN(fs_isq_span_fx, 16);
+	TORN(scale_rtt_us, 17);
 	x->p = t;
 	params_lived(x);
 	FZ_LOG(&x->f, "torn params, mask %#x", mask);

@@ -1,0 +1,115 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Per-flow fairness of swift at its shipped defaults (issue 22): 4, 8 and
+# 32 bulk flows share the dumbbell (100 Mbit/s htb, 1000-packet drop-tail
+# FIFO, 250 us netem on the ACK path).  Per-flow goodput is what the kernel
+# says each socket delivered (ss bytes_acked every 0.5 s; iperf3's client
+# intervals count the application's 128 KB writes).  Asserted per count:
+#  - Jain's index of the flows' bytes over the last 4 s >= 0.99;
+#  - after the first second, no flow gets under half its fair share (the
+#    interval's total / N) in any 0.5 s interval.
+# Then convergence: a flow that starts while 3 others hold the queue at
+# their target reaches half its fair share within 0.5 s (0.1 s intervals).
+. "$(dirname "$0")/lib.sh"
+require_root
+require_cmd iperf3 jq
+require_virtual_time
+
+RATE=100		# Mbit/s
+DELAY=250		# us, netem on the ACK path
+LIMIT=1000		# packets of FIFO at the bottleneck
+SECS=${SECS:-6}		# per flow count: 1 s start, 1 s margin, 4 s judged
+COUNTS=${COUNTS:-"4 8 32"}
+
+tmp=$(mktemp -d)
+load_module tcp_swift || exit $KSFT_FAIL
+topo_dumbbell
+trap 'topo_cleanup; rm -rf "$tmp"' EXIT
+topo_shape "$RATE" "$DELAY" "$LIMIT"
+allow_cc swift
+iperf_server 5201
+iperf_server 5202
+log "swift parameters: $(module_params tcp_swift)"
+
+# fair_figures N LOG: from ss_acked_log's LOG of N flows, the samples
+# where all N are connected; prints "JAIN WORST WORST_AT MBPS": Jain's
+# index of the bytes each flow delivered over the last 4 s, the smallest
+# share (of total / N) any flow got in an interval starting 1 s or more
+# after all were connected, when (s), and the total goodput.
+fair_figures() {
+	awk -v n="$1" '
+		{ if ($1 != t) { t = $1; k++; tm[k] = $1; cnt[k] = 0 }
+		  cnt[k]++; b[k, $2] = $3; ports[$2] = 1 }
+		END {
+			for (i = 1; i <= k; i++)
+				if (cnt[i] == n) { if (!first) first = i; last = i }
+			worst = 1e9
+			for (i = first + 1; i <= last; i++) {
+				if (tm[i - 1] < tm[first] + 1) continue
+				s = 0; mn = -1
+				for (p in ports) {
+					d = b[i, p] - b[i - 1, p]
+					s += d
+					if (mn < 0 || d < mn) mn = d
+				}
+				f = s ? mn / (s / n) : 0
+				if (f < worst) { worst = f; at = tm[i] - tm[first] }
+			}
+			for (r = first; r < last && tm[r] < tm[last] - 4; r++) ;
+			s = 0; s2 = 0
+			for (p in ports) {
+				x = b[last, p] - b[r, p]; s += x; s2 += x * x
+			}
+			printf "%.4f %.2f %.1f %.1f\n", s2 ? s * s / (n * s2) : 0,
+			       worst, at, s * 8 / 1e6 / (tm[last] - tm[r])
+		}' "$2"
+}
+
+for n in $COUNTS; do
+	: > "$tmp/f$n.log"
+	ss_acked_log "$NS_CLI" 5201 0.5 "$tmp/f$n.log" &
+	spid=$!
+	iperf_flow swift "$SECS" 5201 -P "$n" > "$tmp/f$n.json"
+	kill $spid
+	wait $spid 2>/dev/null
+	read -r jain worst worst_at mbps < <(fair_figures "$n" "$tmp/f$n.log")
+	log "$n flows: $mbps Mbit/s in the last 4 s, Jain $jain; slowest flow in a 0.5 s interval after 1 s: $worst of a fair share (at $worst_at s)"
+	log "$n flows: per-stream Mbit/s over the run: $(jq -r '[.end.streams[] | .receiver.bits_per_second / 1e6 * 10 | floor / 10] | join(" ")' "$tmp/f$n.json")"
+	expect "$n flows: Jain's index over the last 4 s >= 0.99" "$jain >= 0.99"
+	expect "$n flows: no flow under half its fair share in any 0.5 s interval after 1 s" \
+		"$worst >= 0.5"
+done
+
+# Convergence: 3 flows for 4 s; a fourth starts 2 s in.  Its delivered
+# bytes every 0.1 s (ss) give the time from its first sample to the end
+# of the first 0.1 s in which it delivered half a fair share (a quarter
+# of the bottleneck's goodput).
+iperf_flow swift 4 5201 -P 3 > "$tmp/c3.json" &
+pid=$!
+sleep 2
+: > "$tmp/c1.log"
+ss_acked_log "$NS_CLI" 5202 0.1 "$tmp/c1.log" &
+spid=$!
+iperf_flow swift 2 5202 > "$tmp/c1.json"
+kill $spid
+wait $spid 2>/dev/null
+wait $pid
+half=$(awk -v r="$RATE" 'BEGIN { print 0.95 * r / 4 / 2 }')
+read -r t_half series < <(awk -v h="$half" '
+	NR == 1 { t0 = $1 }
+	NR > 1 { m = ($3 - b) * 8 / 1e6 / ($1 - t); ser = ser " " int(m)
+		 if (!done && m >= h) { done = 1; th = $1 - t0 } }
+	{ t = $1; b = $3 }
+	END { printf "%s%s\n", done ? sprintf("%.2f", th) : 99, ser }' "$tmp/c1.log")
+idle_rtt=$(ping_rtts 20 0.01 | percentile 50)
+log "newcomer: Mbit/s per 0.1 s:$series"
+log "newcomer reaches half its fair share ($half Mbit/s over 0.1 s) after $t_half s (idle RTT $idle_rtt us)"
+expect "a flow starting beside 3 others reaches half its fair share within 0.5 s" \
+	"$t_half <= 0.5"
+
+topo_cleanup
+trap - EXIT
+rm -rf "$tmp"
+unload_module tcp_swift
+finish
