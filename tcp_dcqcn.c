@@ -272,15 +272,27 @@ static void dcqcn_params_now(const struct sock *sk, struct dcqcn_params *p)
 }
 
 /*
- * The rate the connection delivered in its latest rate sample (the one
- * TCP_INFO reports as delivery_rate), bytes per second; 0 if none yet.
+ * The rate the connection achieves, bytes per second (0: not known yet):
+ * the smaller of its latest delivery-rate sample (the one TCP_INFO reports
+ * as delivery_rate) and its flight size over the RTT (the larger of srtt
+ * and the newest sample), RFC 5681's FlightSize as a rate.  Early samples
+ * can lie far above the flow's share (a first window delivered through an
+ * empty queue); the flight over the RTT is what it has in the network now.
  */
 static u64 dcqcn_achieved(const struct tcp_sock *tp)
 {
-	if (!tp->rate_interval_us || !tp->rate_delivered)
-		return 0;
-	return div_u64((u64)tp->rate_delivered * tp->mss_cache *
-		       USEC_PER_SEC, tp->rate_interval_us);
+	u32 rtt = max(dcc_srtt_us(tp), tp->rack.rtt_us);
+	u64 r = 0, f;
+
+	if (tp->rate_interval_us && tp->rate_delivered)
+		r = div_u64((u64)tp->rate_delivered * tp->mss_cache *
+			    USEC_PER_SEC, tp->rate_interval_us);
+	if (rtt) {
+		f = div_u64((u64)max(tcp_packets_in_flight(tp), 1U) *
+			    tp->mss_cache * USEC_PER_SEC, rtt);
+		r = r ? min(r, f) : f;
+	}
+	return r;
 }
 
 /*
