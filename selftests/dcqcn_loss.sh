@@ -121,11 +121,20 @@ expect "marks and drops: goodput >= 85 % of dctcp's" \
 # Random loss (1 %) on the data path, no queue to speak of: fast recovery.
 reshape "$RATE" "$DELAY" 1000
 in_rtr tc qdisc replace dev rc0 root netem delay "${DELAY}us" limit 100000
+# A fresh receiver on 5211, the namespace default left at dcqcn (iperf3
+# may open a new listener between tests, with the default of that time).
+in_srv sysctl -qw net.ipv4.tcp_congestion_control=dcqcn
+iperf_server 5211
 in_cli tc qdisc replace dev cli0 root netem loss 1% limit 100000
 have_trace=0
 trace_start "$EV" && have_trace=1
 rc0=$(stat_cli DcqcnRecoveryCut)
-in_cli timeout 30 iperf3 -c "$SRV_IP" -p 5201 -C dcqcn -t 3 -J > "/tmp/dcqcn_rl.$$"
+(sleep 1.5; in_cli ss -tin state established dst "$SRV_IP" "dport = :5211" |
+	grep -oE '\bdcqcn(-reno)?\b' | sort | uniq -c > "/tmp/dcqcn_cc.$$") &
+in_cli timeout 30 iperf3 -c "$SRV_IP" -p 5211 -C dcqcn -t 3 -J > "/tmp/dcqcn_rl.$$"
+wait
+log "1 % random loss: connections seen: $(tr '\n' ' ' < "/tmp/dcqcn_cc.$$")"
+rm -f "/tmp/dcqcn_cc.$$"
 log "1 % random loss: $(iperf_mbps < "/tmp/dcqcn_rl.$$") Mbit/s, $(iperf_retrans < "/tmp/dcqcn_rl.$$") retransmits"
 rm -f "/tmp/dcqcn_rl.$$"
 rc1=$(stat_cli DcqcnRecoveryCut)
@@ -140,7 +149,7 @@ expect "random loss: fast recovery cuts the rate (DcqcnRecoveryCut)" \
 in_cli tc qdisc replace dev cli0 root pfifo limit 1000
 trace_start "$EV"
 to0=$(stat_cli DcqcnRtoCut)
-in_cli timeout 40 iperf3 -c "$SRV_IP" -p 5201 -C dcqcn -t 5 -J > "/tmp/dcqcn_rto.$$" &
+in_cli timeout 40 iperf3 -c "$SRV_IP" -p 5211 -C dcqcn -t 5 -J > "/tmp/dcqcn_rto.$$" &
 pid=$!
 sleep 2
 in_cli tc qdisc replace dev cli0 root netem loss 100% limit 100000
