@@ -544,6 +544,16 @@ static void dcqcn_set_state(struct sock *sk, u8 new_state)
 	/* Fast recovery: cut once per episode (not from Loss). */
 	if (new_state == TCP_CA_Recovery && old_state < TCP_CA_Recovery)
 		dcqcn_loss(sk, DCQCN_R_RECOVERY);
+	/*
+	 * CWR on an ACK without ECE: a loss repaired by a tail-loss probe
+	 * (tcp_process_tlp_ack() reduces the window through CWR, not
+	 * Recovery) or local congestion; an ECE-driven CWR is the
+	 * notification's, already handled in dcqcn_in_ack_event(), which
+	 * ran for this ACK and left its ECE level in s.echo.
+	 */
+	else if (new_state == TCP_CA_CWR && old_state < TCP_CA_CWR &&
+		 !((struct dcqcn *)inet_csk_ca(sk))->s.echo.ece)
+		dcqcn_loss(sk, DCQCN_R_RECOVERY);
 }
 
 /*
