@@ -28,6 +28,7 @@
 
 #include "include/dcc_compat.h"
 #include "include/dcc_dcqcn.h"
+#include "include/dcc_linerate.h"
 #include "include/dcc_pacing.h"
 #include "include/dcc_param.h"
 #include "include/dcc_stat.h"
@@ -42,6 +43,12 @@
 
 /* Global parameters in their core form, rebuilt on every change. */
 static struct dcqcn_params dcqcn_p __read_mostly;
+static struct dcc_linerate_params dcqcn_lrp __read_mostly;
+
+/* The line-rate estimator: window, headroom, start value. */
+#define DCQCN_LR_WIN_US		1000000U
+#define DCQCN_LR_HEADROOM_PCT	25U
+#define DCQCN_LR_INIT_MBPS	10000U
 
 static void dcqcn_params_rebuild(void);
 static int dcqcn_check_rates(const char *name, unsigned int val);
@@ -52,23 +59,27 @@ DCC_PARAM_UINT(alpha_period_us, 55, 1, 10000000, NULL, dcqcn_params_rebuild,
 	       "alpha decays by (1 - g) once per period without notification, in microseconds");
 DCC_PARAM_UINT(timer_us, 55, 1, 10000000, NULL, dcqcn_params_rebuild,
 	       "rate-increase timer period T, in microseconds");
-DCC_PARAM_UINT(byte_counter_kb, 150, 1, 4194303, NULL, dcqcn_params_rebuild,
-	       "byte counter B: bytes acked per increase event, in KB (1024 bytes)");
+DCC_PARAM_UINT(byte_counter_kb, 0, 0, 4194303, NULL, dcqcn_params_rebuild,
+	       "byte counter B: bytes acked per increase event, in KB (1024 bytes); 0: what the line rate carries in one timer period");
 DCC_PARAM_UINT(fr_events, 5, 1, 1000, NULL, dcqcn_params_rebuild,
 	       "F: increase events of fast recovery before additive increase");
-DCC_PARAM_UINT(ai_rate_kbps, 5000, 1, 1000000000, NULL, dcqcn_params_rebuild,
-	       "additive increase step R_AI, in kbit/s");
-DCC_PARAM_UINT(hai_rate_kbps, 50000, 1, 1000000000, NULL,
+DCC_PARAM_UINT(ai_rate_kbps, 0, 0, 1000000000, NULL, dcqcn_params_rebuild,
+	       "additive increase step R_AI, in kbit/s; 0: ai_rate_ppm of the line rate");
+DCC_PARAM_UINT(hai_rate_kbps, 0, 0, 1000000000, NULL,
 	       dcqcn_params_rebuild,
-	       "hyper increase step R_HAI, in kbit/s");
+	       "hyper increase step R_HAI, in kbit/s; 0: hai_rate_ppm of the line rate");
+DCC_PARAM_UINT(ai_rate_ppm, 1000, 1, 1000000, NULL, dcqcn_params_rebuild,
+	       "relative R_AI (ai_rate_kbps=0), in parts per million of the line rate");
+DCC_PARAM_UINT(hai_rate_ppm, 10000, 1, 1000000, NULL, dcqcn_params_rebuild,
+	       "relative R_HAI (hai_rate_kbps=0), in parts per million of the line rate");
 DCC_PARAM_UINT(cnp_interval_us, 50, 1, 10000000, NULL, dcqcn_params_rebuild,
 	       "receiver: least time between two notifications of a flow, in microseconds");
 DCC_PARAM_UINT(min_rate_kbps, 1000, 1, 1000000000, dcqcn_check_rates,
 	       dcqcn_params_rebuild,
 	       "rate floor (the rate is never 0), in kbit/s");
-DCC_PARAM_UINT(line_rate_mbps, 10000, 1, 1000000, dcqcn_check_rates,
+DCC_PARAM_UINT(line_rate_mbps, 0, 0, 1000000, dcqcn_check_rates,
 	       dcqcn_params_rebuild,
-	       "NIC line rate: rate ceiling and start rate, in Mbit/s");
+	       "line rate: ceiling of the rate and of the learnt line rate, in Mbit/s; 0: learnt only");
 DCC_PARAM_UINT(cwnd_gain_pct, 200, 100, 1000, NULL, NULL,
 	       "safeguard window: rate times the larger of srtt and the latest RTT sample times this, in percent");
 
@@ -89,7 +100,7 @@ static int dcqcn_check_rates(const char *name, unsigned int val)
 		line = val;
 	else
 		min = val;
-	if ((u64)min > (u64)line * 1000) {
+	if (line && (u64)min > (u64)line * 1000) {
 		pr_warn("%s=%u: min_rate_kbps (%u) must not exceed line_rate_mbps (%u Mbit/s); keeping the old value\n",
 			name, val, min, line);
 		return -EINVAL;
@@ -99,9 +110,18 @@ static int dcqcn_check_rates(const char *name, unsigned int val)
 
 static void dcqcn_params_rebuild(void)
 {
+	u64 line = dcc_mbps_to_bytes_ps(line_rate_mbps ? line_rate_mbps :
+					DCQCN_LR_INIT_MBPS);
+	struct dcc_linerate_params lrp = {
+		.cap_bytes_ps = dcc_mbps_to_bytes_ps(line_rate_mbps),
+		.init_bytes_ps = line,
+		.floor_bytes_ps = (u64)min_rate_kbps * 1000 / 8,
+		.win_us = DCQCN_LR_WIN_US,
+		.headroom_pct = DCQCN_LR_HEADROOM_PCT,
+	};
 	struct dcqcn_params p;
 
-	dcqcn_params_default(&p, dcc_mbps_to_bytes_ps(line_rate_mbps));
+	dcqcn_params_default(&p, line);
 	p.g_fx = g_q16;
 	p.alpha_period_us = alpha_period_us;
 	p.timer_us = timer_us;
@@ -111,24 +131,28 @@ static void dcqcn_params_rebuild(void)
 	p.ai_bytes_ps = (u64)ai_rate_kbps * 1000 / 8;
 	p.hai_bytes_ps = (u64)hai_rate_kbps * 1000 / 8;
 	p.min_rate_bytes_ps = (u64)min_rate_kbps * 1000 / 8;
+	p.ai_ppm = ai_rate_ppm;
+	p.hai_ppm = hai_rate_ppm;
 	/*
 	 * Readers on the data path may see a mix of old and new fields for
 	 * an instant; every field is valid on its own and the core never
 	 * divides by one that can be zero, so that is harmless.
 	 */
 	dcqcn_p = p;
+	dcqcn_lrp = lrp;
 }
 
-/* Per-socket state, in inet_csk_ca(sk). */
+/*
+ * Per-socket state, in inet_csk_ca(sk) (104 bytes, all of it used: the
+ * ECE decoder and the loss window live in the padding of dcqcn_state, the
+ * folded-marks count in that of dcqcn_np; undo takes the rate back to
+ * R_T, the RTT sample for the safeguard is RACK's).
+ */
 struct dcqcn {
 	struct dcqcn_state s;		/* reaction point (sender) */
 	struct dcqcn_np np;		/* notification point (receiver) */
-	u64 undo_rate_bytes_ps;		/* R_C before the last loss cut */
+	struct dcc_linerate lr;		/* the learnt line rate */
 	u32 prior_rcv_nxt;		/* rcv_nxt before the newest packet */
-	u32 last_rtt_us;		/* newest RTT sample, for the safeguard */
-	u32 folded;			/* CE marks since the last notification */
-	struct dcqcn_rp_echo echo;	/* ECE level of the previous ACK */
-	u8 reason;			/* enum dcqcn_reason of the last change */
 };
 
 /*
@@ -216,34 +240,110 @@ static void dcqcn_decided(const struct sock *sk, struct dcqcn *ca,
 {
 	if (old_rate == ca->s.rate_c_bytes_ps)
 		return;
-	ca->reason = reason;
 	if (trace_dcqcn_update_enabled())
 		trace_dcqcn_update(sk, reason, old_rate, ca->s.rate_c_bytes_ps,
 				   ca->s.rate_t_bytes_ps, ca->s.alpha_fx);
 }
 
 /*
- * Apply the current rate: pace at it, and bound outstanding data by what
- * it can have in flight over the larger of srtt and the newest sample
- * (the queue included), times cwnd_gain_pct.
+ * The line rate this connection runs against, bytes per second: learnt
+ * from its delivery-rate samples (include/dcc_linerate.h: the windowed
+ * maximum over 1 s plus 25 % headroom, at least min_rate), at most
+ * line_rate_mbps when that is set; 10 Gbit/s before the first sample.
  */
-static void dcqcn_apply(struct sock *sk)
+static u64 dcqcn_line_rate(const struct sock *sk)
 {
 	const struct dcqcn *ca = inet_csk_ca(sk);
-	u32 rtt = max(dcc_srtt_us(tcp_sk(sk)), ca->last_rtt_us);
 
-	dcc_pacing_apply(sk, ca->s.rate_c_bytes_ps, rtt,
-			 READ_ONCE(cwnd_gain_pct), DCQCN_MIN_CWND);
+	return dcc_linerate_bytes_ps(&ca->lr, &dcqcn_lrp);
 }
 
-/* Bring the lazy timers up to now (ACK or transmission). */
+/*
+ * The parameters of this connection now: the module's, with the line
+ * rate, its smoothed RTT and mss (dcqcn_params_for(): timers of at least
+ * one RTT, relative steps and byte counter, the Reno bound on the steps).
+ */
+static void dcqcn_params_now(const struct sock *sk, struct dcqcn_params *p)
+{
+	const struct tcp_sock *tp = tcp_sk(sk);
+
+	dcqcn_params_for(p, &dcqcn_p, dcqcn_line_rate(sk), dcc_srtt_us(tp),
+			 tp->mss_cache);
+}
+
+/*
+ * The rate the connection achieves, bytes per second (0: not known yet):
+ * the smaller of its latest delivery-rate sample (the one TCP_INFO reports
+ * as delivery_rate) and its flight size over the RTT (the larger of srtt
+ * and the newest sample), RFC 5681's FlightSize as a rate.  Early samples
+ * can lie far above the flow's share (a first window delivered through an
+ * empty queue); the flight over the RTT is what it has in the network now.
+ */
+static u64 dcqcn_achieved(const struct tcp_sock *tp)
+{
+	u32 rtt = max(dcc_srtt_us(tp), tp->rack.rtt_us);
+	u64 r = 0, f;
+
+	if (tp->rate_interval_us && tp->rate_delivered)
+		r = div_u64((u64)tp->rate_delivered * tp->mss_cache *
+			    USEC_PER_SEC, tp->rate_interval_us);
+	if (rtt) {
+		f = div_u64((u64)max(tcp_packets_in_flight(tp), 1U) *
+			    tp->mss_cache * USEC_PER_SEC, rtt);
+		r = r ? min(r, f) : f;
+	}
+	return r;
+}
+
+/*
+ * Apply the current rate: pace at it, and bound outstanding data by the
+ * safeguard window, what the rate can have in flight over the larger of
+ * srtt and the newest sample (the queue included), times cwnd_gain_pct.
+ * After a loss, the loss window (Reno's) bounds it too.  TCP's loss rules
+ * come first (Documentation/dcqcn.rst, "Loss"):
+ *  - in fast recovery, packet conservation: one packet out per packet
+ *    delivered (inflight + newly acked), never above the bound;
+ *  - otherwise the window moves to the bound, but grows by at most the
+ *    packets acked (as in slow start, BBR's rule): from the initial
+ *    window at the start, from the one packet a retransmit timeout left,
+ *    so never a full window on the first ACK after it.
+ */
+static void dcqcn_apply(struct sock *sk, u32 acked)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct dcqcn *ca = inet_csk_ca(sk);
+	u32 rtt = max(dcc_srtt_us(tp), tp->rack.rtt_us);
+	u32 w, cwnd = tcp_snd_cwnd(tp);
+
+	w = dcc_window_from_rate(ca->s.rate_c_bytes_ps, rtt, tp->mss_cache,
+				 READ_ONCE(cwnd_gain_pct), DCQCN_MIN_CWND,
+				 max(tp->snd_cwnd_clamp, DCQCN_MIN_CWND));
+	/* After a loss, Reno's window bounds it too. */
+	w = min(w, dcqcn_lw_pkts(&ca->s));
+	if (inet_csk(sk)->icsk_ca_state == TCP_CA_Recovery)
+		cwnd = min(w, tcp_packets_in_flight(tp) + acked);
+	else
+		cwnd = min(w, cwnd + acked);
+	tcp_snd_cwnd_set(tp, max(cwnd, 1U));
+	dcc_pacing_set_rate(sk, ca->s.rate_c_bytes_ps);
+}
+
+/*
+ * Bring the lazy timers up to now (ACK or transmission).  While TCP
+ * recovers from a loss the rate is held (no increase events).
+ */
 static void dcqcn_catch_up(struct sock *sk, u32 bytes)
 {
 	struct dcqcn *ca = inet_csk_ca(sk);
 	struct dcqcn_events ev = { 0 };
 	u64 old_rate = ca->s.rate_c_bytes_ps;
+	struct dcqcn_params p;
 
-	dcqcn_on_bytes(&ca->s, &dcqcn_p, bytes, tcp_sk(sk)->tcp_mstamp, &ev);
+	dcqcn_params_now(sk, &p);
+	if (inet_csk(sk)->icsk_ca_state >= TCP_CA_Recovery)
+		dcqcn_hold(&ca->s, &p, tcp_sk(sk)->tcp_mstamp, &ev);
+	else
+		dcqcn_on_bytes(&ca->s, &p, bytes, tcp_sk(sk)->tcp_mstamp, &ev);
 	dcqcn_count_events(sk, &ev);
 	dcqcn_decided(sk, ca, old_rate, dcqcn_stage_reason(ca->s.stage));
 }
@@ -254,6 +354,7 @@ static void dcqcn_init(struct sock *sk)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct dcqcn *ca = inet_csk_ca(sk);
+	struct dcqcn_params p;
 
 	if (!(tp->ecn_flags & TCP_ECN_OK) &&
 	    sk->sk_state != TCP_LISTEN && sk->sk_state != TCP_CLOSE) {
@@ -267,17 +368,13 @@ static void dcqcn_init(struct sock *sk)
 		INET_ECN_dontxmit(sk);
 		return;
 	}
-	dcqcn_state_init(&ca->s, &dcqcn_p, dcqcn_p.max_rate_bytes_ps,
-			 tcp_clock_us());
+	dcc_linerate_init(&ca->lr);
+	dcqcn_params_now(sk, &p);
+	dcqcn_state_init(&ca->s, &p, p.max_rate_bytes_ps, tcp_clock_us());
 	dcqcn_np_init(&ca->np);
-	ca->undo_rate_bytes_ps = ca->s.rate_c_bytes_ps;
 	ca->prior_rcv_nxt = tp->rcv_nxt;
-	ca->last_rtt_us = 0;
-	ca->folded = 0;
-	ca->echo.ece = 0;
-	ca->reason = DCQCN_R_NONE;
 	dcc_pacing_request(sk);
-	dcqcn_apply(sk);
+	dcqcn_apply(sk, 0);
 }
 
 /* Set or clear the ECE echo on the ACKs we send. */
@@ -287,6 +384,21 @@ static void dcqcn_set_ece(struct tcp_sock *tp, bool ece)
 		tp->ecn_flags |= TCP_ECN_DEMAND_CWR;
 	else
 		tp->ecn_flags &= ~TCP_ECN_DEMAND_CWR;
+}
+
+/*
+ * The receiver's least time between two notifications: cnp_interval_us,
+ * and at least one RTT as the receiver knows it (its receive-side
+ * estimate, else the handshake's): a second cut inside one RTT would act
+ * before the first one shows in the queue.
+ */
+static u32 dcqcn_cnp_interval(const struct tcp_sock *tp)
+{
+	u32 rtt = tp->rcv_rtt_est.rtt_us >> 3;
+
+	if (!rtt)
+		rtt = dcc_srtt_us(tp);
+	return max(READ_ONCE(cnp_interval_us), rtt);
 }
 
 /*
@@ -302,12 +414,10 @@ static void dcqcn_np_event(struct sock *sk, bool ce)
 	bool pending = icsk->icsk_ack.pending & ICSK_ACK_TIMER;
 	u32 r;
 
-	r = dcqcn_np_packet(&ca->np, READ_ONCE(cnp_interval_us), ce,
+	r = dcqcn_np_packet(&ca->np, dcqcn_cnp_interval(tp), ce,
 			    tp->tcp_mstamp, pending, tcp_is_sack(tp));
-	if (ce) {
+	if (ce)
 		dcqcn_count(sk, DCQCN_MIB_CE, 1);
-		ca->folded++;
-	}
 	if (r & DCQCN_NP_SEPARATE) {
 		/*
 		 * An ACK with ECE down for the data before this packet: the
@@ -322,9 +432,8 @@ static void dcqcn_np_event(struct sock *sk, bool ce)
 		icsk->icsk_ack.pending |= ICSK_ACK_NOW;
 		dcqcn_count(sk, DCQCN_MIB_NOTIFY, 1);
 		if (trace_dcqcn_notify_enabled())
-			trace_dcqcn_notify(sk, ca->folded - 1,
+			trace_dcqcn_notify(sk, ca->np.folded_last,
 					   r & DCQCN_NP_SEPARATE);
-		ca->folded = 0;
 	}
 	if (r & DCQCN_NP_COALESCED)
 		dcqcn_count(sk, DCQCN_MIB_COALESCED, 1);
@@ -340,15 +449,19 @@ static void dcqcn_in_ack_event(struct sock *sk, u32 flags)
 	struct dcqcn *ca = inet_csk_ca(sk);
 	bool ece = flags & CA_ACK_ECE;
 	struct dcqcn_events ev = { 0 };
+	struct dcqcn_params p;
 	u64 old_rate;
 
-	if (!dcqcn_rp_echo(&ca->echo, ece)) {
+	if (!dcqcn_rp_echo(&ca->s.echo, ece)) {
 		if (ece)
 			dcqcn_count(sk, DCQCN_MIB_ECHO, 1);
 		return;
 	}
+	dcqcn_catch_up(sk, 0);
 	old_rate = ca->s.rate_c_bytes_ps;
-	dcqcn_on_cnp(&ca->s, &dcqcn_p, tcp_sk(sk)->tcp_mstamp, &ev);
+	dcqcn_params_now(sk, &p);
+	dcqcn_settle(&ca->s, &p, dcqcn_achieved(tcp_sk(sk)));
+	dcqcn_on_cnp(&ca->s, &p, tcp_sk(sk)->tcp_mstamp, &ev);
 	dcqcn_count_events(sk, &ev);
 	dcqcn_count(sk, DCQCN_MIB_NOTIFIED, 1);
 	dcqcn_decided(sk, ca, old_rate, DCQCN_R_CNP);
@@ -360,28 +473,42 @@ static void dcqcn_cong_control(DCC_CONG_CONTROL_ARGS)
 	struct dcqcn *ca = inet_csk_ca(sk);
 	u32 bytes = 0;
 
-	if (rs->rtt_us > 0)
-		ca->last_rtt_us = dcc_sat_u32(rs->rtt_us);
-	if (rs->acked_sacked > 0)
+	if (rs->delivered > 0 && rs->interval_us > 0)
+		dcc_linerate_sample(&ca->lr, &dcqcn_lrp, (u32)tp->tcp_mstamp,
+				    (u64)rs->delivered * tp->mss_cache,
+				    (u32)rs->interval_us, rs->is_app_limited);
+	if (rs->acked_sacked > 0) {
 		bytes = dcc_sat_u32((u64)rs->acked_sacked * tp->mss_cache);
+		if (inet_csk(sk)->icsk_ca_state < TCP_CA_Recovery)
+			dcqcn_lw_ack(&ca->s, rs->acked_sacked);
+	}
 	dcqcn_catch_up(sk, bytes);
-	dcqcn_apply(sk);
+	dcqcn_apply(sk, rs->acked_sacked > 0 ? rs->acked_sacked : 0);
 }
 
-/* Loss: halve R_C (once per episode), remembered for undo. */
+/*
+ * Loss (once per episode): R_C, first brought down to the rate achieved,
+ * is halved, R_T is the rate before (undo returns to it), the increase
+ * stages restart; the loss window becomes half the packets in flight.
+ */
 static void dcqcn_loss(struct sock *sk, enum dcqcn_reason reason)
 {
 	struct dcqcn *ca = inet_csk_ca(sk);
 	struct dcqcn_events ev = { 0 };
-	u64 old_rate = ca->s.rate_c_bytes_ps;
+	struct dcqcn_params p;
+	u64 old_rate;
 
-	ca->undo_rate_bytes_ps = old_rate;
-	dcqcn_loss_cut(&ca->s, &dcqcn_p, tcp_sk(sk)->tcp_mstamp, &ev);
+	dcqcn_catch_up(sk, 0);
+	old_rate = ca->s.rate_c_bytes_ps;
+	dcqcn_params_now(sk, &p);
+	dcqcn_settle(&ca->s, &p, dcqcn_achieved(tcp_sk(sk)));
+	dcqcn_loss_cut(&ca->s, &p, tcp_sk(sk)->tcp_mstamp, &ev);
+	dcqcn_lw_cut(&ca->s, tcp_packets_in_flight(tcp_sk(sk)));
 	dcqcn_count_events(sk, &ev);
 	dcqcn_count(sk, reason == DCQCN_R_RTO ? DCQCN_MIB_RTO_CUT :
 						DCQCN_MIB_RECOVERY_CUT, 1);
 	dcqcn_decided(sk, ca, old_rate, reason);
-	dcqcn_apply(sk);
+	dcc_pacing_set_rate(sk, ca->s.rate_c_bytes_ps);
 }
 
 static void dcqcn_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
@@ -392,12 +519,18 @@ static void dcqcn_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 		dcqcn_np_event(sk, ev == CA_EVENT_ECN_IS_CE);
 		break;
 	case CA_EVENT_LOSS:
+		/*
+		 * A timeout that starts a loss episode (TCP signals it once
+		 * per episode, as it reduces ssthresh once, not on the
+		 * backed-off timeouts of the same one), just before it sets
+		 * the window to one packet and enters Loss.
+		 */
 		dcqcn_loss(sk, DCQCN_R_RTO);
 		break;
 	case CA_EVENT_TX_START:
 		/* Sending after idle: play the timers that fell due. */
 		dcqcn_catch_up(sk, 0);
-		dcqcn_apply(sk);
+		dcqcn_apply(sk, 0);
 		break;
 	default:
 		break;
@@ -406,31 +539,50 @@ static void dcqcn_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 
 static void dcqcn_set_state(struct sock *sk, u8 new_state)
 {
-	if (new_state == TCP_CA_Recovery &&
-	    inet_csk(sk)->icsk_ca_state != TCP_CA_Recovery)
+	u8 old_state = inet_csk(sk)->icsk_ca_state;
+
+	/* Fast recovery: cut once per episode (not from Loss). */
+	if (new_state == TCP_CA_Recovery && old_state < TCP_CA_Recovery)
+		dcqcn_loss(sk, DCQCN_R_RECOVERY);
+	/*
+	 * CWR on an ACK without ECE: a loss repaired by a tail-loss probe
+	 * (tcp_process_tlp_ack() reduces the window through CWR, not
+	 * Recovery) or local congestion; an ECE-driven CWR is the
+	 * notification's, already handled in dcqcn_in_ack_event(), which
+	 * ran for this ACK and left its ECE level in s.echo.
+	 */
+	else if (new_state == TCP_CA_CWR && old_state < TCP_CA_CWR &&
+		 !((struct dcqcn *)inet_csk_ca(sk))->s.echo.ece)
 		dcqcn_loss(sk, DCQCN_R_RECOVERY);
 }
 
+/*
+ * ssthresh: half the packets in flight (RFC 5681's FlightSize / 2); TCP
+ * uses it for undo and reporting, the window is dcqcn_apply()'s.
+ */
 static u32 dcqcn_ssthresh(struct sock *sk)
 {
-	return max(tcp_snd_cwnd(tcp_sk(sk)) >> 1, 2U);
+	return max(tcp_packets_in_flight(tcp_sk(sk)) >> 1, 2U);
 }
 
 static u32 dcqcn_undo_cwnd(struct sock *sk)
 {
 	struct dcqcn *ca = inet_csk_ca(sk);
 	u64 old_rate = ca->s.rate_c_bytes_ps;
+	struct dcqcn_params p;
 
 	/* The loss was spurious: take the cut back. */
-	ca->s.rate_c_bytes_ps = dcqcn_clamp_rate(&dcqcn_p,
+	/* R_T holds the rate before the cut. */
+	dcqcn_params_now(sk, &p);
+	ca->s.rate_c_bytes_ps = dcqcn_clamp_rate(&p,
 						 max(ca->s.rate_c_bytes_ps,
-						     ca->undo_rate_bytes_ps));
-	/* The target never lies below the current rate. */
+						     ca->s.rate_t_bytes_ps));
 	ca->s.rate_t_bytes_ps = max(ca->s.rate_t_bytes_ps,
 				    ca->s.rate_c_bytes_ps);
+	dcqcn_lw_undo(&ca->s);
 	dcqcn_count(sk, DCQCN_MIB_UNDO, 1);
 	dcqcn_decided(sk, ca, old_rate, DCQCN_R_UNDO);
-	dcqcn_apply(sk);
+	/* TCP restores the window it had (prior_cwnd) if that is larger. */
 	return tcp_snd_cwnd(tcp_sk(sk));
 }
 
@@ -460,7 +612,7 @@ static size_t dcqcn_get_info(struct sock *sk, u32 ext, int *attr,
 	memset(&info->bbr, 0, sizeof(info->bbr));
 	info->bbr.bbr_bw_lo = (u32)rc;
 	info->bbr.bbr_bw_hi = (u32)(rc >> 32);
-	info->bbr.bbr_min_rtt = ca->last_rtt_us;
+	info->bbr.bbr_min_rtt = tcp_sk(sk)->rack.rtt_us;
 	info->bbr.bbr_pacing_gain = ca->s.alpha_fx >> (DCC_FX_SHIFT - 8);
 	info->bbr.bbr_cwnd_gain = dcc_sat_u32(dcc_div_u64(rt << 8, rc ? rc : 1));
 	*attr = INET_DIAG_BBRINFO;
@@ -493,6 +645,7 @@ static struct tcp_congestion_ops dcqcn_reno __read_mostly = {
 
 static int __init dcqcn_register(void)
 {
+	struct dcqcn_params eff;
 	int err;
 
 	BUILD_BUG_ON(sizeof(struct dcqcn) > ICSK_CA_PRIV_SIZE);
@@ -502,7 +655,8 @@ static int __init dcqcn_register(void)
 	if (dcqcn_check_rates("min_rate_kbps", min_rate_kbps))
 		return -EINVAL;
 	dcqcn_params_rebuild();
-	if (WARN_ON(!dcqcn_params_valid(&dcqcn_p)))
+	dcqcn_params_for(&eff, &dcqcn_p, dcqcn_p.max_rate_bytes_ps, 0, 1500);
+	if (WARN_ON(!dcqcn_params_valid(&eff)))
 		return -EINVAL;
 	err = register_pernet_subsys(&dcqcn_stat_net_ops);
 	if (err)

@@ -60,6 +60,8 @@
 #define DCQCN_HAI_I_LIMIT	BIT(20)		/* largest hyper multiplier */
 #define DCQCN_COUNT_MAX		0xffffffffU	/* T and BC saturate here */
 #define DCQCN_FRAC31_ONE	BIT_ULL(31)	/* 1.0 with 31 fractional bits */
+#define DCQCN_AI_PPM		1000U		/* relative R_AI: line / 1000 */
+#define DCQCN_HAI_PPM		10000U		/* relative R_HAI: line / 100 */
 
 struct dcqcn_params {
 	u32 g_fx;		/* alpha gain g, <= 1.0 */
@@ -72,6 +74,13 @@ struct dcqcn_params {
 	u64 hai_bytes_ps;	/* R_HAI, hyper increase step */
 	u64 min_rate_bytes_ps;	/* rate floor, >= 1 */
 	u64 max_rate_bytes_ps;	/* rate ceiling (the line rate) */
+	/*
+	 * Relative settings, used by dcqcn_params_for() only: the steps as
+	 * parts per million of the line rate when ai_bytes_ps / hai_bytes_ps
+	 * are 0 there.
+	 */
+	u32 ai_ppm;		/* R_AI / line rate, 1e-6 */
+	u32 hai_ppm;		/* R_HAI / line rate, 1e-6 */
 };
 
 /* What an increase event or a cut did (dcqcn_state.stage). */
@@ -84,6 +93,15 @@ enum dcqcn_stage {
 	DCQCN_STAGE_LOSS,	/* loss cut (dcqcn_loss_cut) */
 };
 
+/* Reaction-point echo decoding: the ECE level of the previous ACK. */
+struct dcqcn_rp_echo {
+	u8 ece;
+};
+
+/* The loss window: 10 fractional bits (1/1024 packet). */
+#define DCQCN_LW_SHIFT		10
+#define DCQCN_LW_MAX		(DCC_U32_MAX >> 1)
+
 /* Per-connection reaction-point state (the socket's private area). */
 struct dcqcn_state {
 	u64 rate_c_bytes_ps;	/* current rate R_C: what the socket paces at */
@@ -95,6 +113,12 @@ struct dcqcn_state {
 	u32 timer_cnt;		/* T: timer events since the last cut */
 	u32 byte_cnt;		/* BC: byte-counter events since the last cut */
 	u8 stage;		/* enum dcqcn_stage of the last change */
+	struct dcqcn_rp_echo echo;	/* ECE level of the previous ACK */
+	/*
+	 * Reno's window on a path that drops (dcqcn_lw_*()), packets with
+	 * DCQCN_LW_SHIFT fractional bits; 0: no loss yet, no bound.
+	 */
+	u32 loss_cwnd_fx;
 };
 
 /* Increase events one call played, by stage (for counters). */
@@ -106,9 +130,11 @@ struct dcqcn_events {
 };
 
 /*
- * Reference defaults scaled to a line rate: g = 1/16, alpha period and
- * timer 55 us, byte counter 150 KB, F = 5, R_AI 5 Mbit/s, R_HAI 50 Mbit/s,
- * notifications at most every 50 us, floor 1 Mbit/s (at most the line).
+ * Reference defaults (the paper's absolute values) for a line rate:
+ * g = 1/16, alpha period and timer 55 us, byte counter 150 KB, F = 5,
+ * R_AI 5 Mbit/s, R_HAI 50 Mbit/s, notifications at most every 50 us,
+ * floor 1 Mbit/s (at most the line).  The relative steps (for
+ * dcqcn_params_for()) are R_AI = line / 1000, R_HAI = line / 100.
  */
 static inline void dcqcn_params_default(struct dcqcn_params *p,
 					u64 line_rate_bytes_ps)
@@ -126,6 +152,78 @@ static inline void dcqcn_params_default(struct dcqcn_params *p,
 	p->hai_bytes_ps = 50000000 / 8;
 	p->max_rate_bytes_ps = line ? line : 1;
 	p->min_rate_bytes_ps = dcc_min_u64(1000000 / 8, p->max_rate_bytes_ps);
+	p->ai_ppm = DCQCN_AI_PPM;
+	p->hai_ppm = DCQCN_HAI_PPM;
+}
+
+/*
+ * The parameters one connection runs with, from the template t (the
+ * module's settings) and what the connection knows:
+ *  - line_bytes_ps, the line rate it learnt: the rate ceiling; the floor
+ *    is lowered to it if it lies above;
+ *  - rtt_us (0: not known yet), its smoothed RTT: the timer and the alpha
+ *    period last at least one RTT (an increase or a decay step shorter
+ *    than the feedback loop acts on stale news; at the paper's 40 Gbit/s
+ *    with RTTs below 55 us nothing changes);
+ *  - a step of 0 in t is relative: R_AI = line * ai_ppm / 1e6, R_HAI =
+ *    line * hai_ppm / 1e6 (1000 and 10000 ppm: 40 and 400 Mbit/s at
+ *    40 Gbit/s);
+ *  - a byte counter of 0 in t is relative: the bytes the line carries in
+ *    one (effective) timer period, at least one mss;
+ *  - Reno bound: with rtt_us and mss known, R_AI is at most one mss per
+ *    RTT (Reno's additive increase), and R_HAI shrinks by the same
+ *    factor, so that a path that only drops (no ECN marks) sees no more
+ *    overshoot than Reno's.
+ * Every result is >= 1 and inside the ranges dcqcn_params_valid() wants
+ * when t is valid apart from its zero steps and byte counter.
+ */
+static inline void dcqcn_params_for(struct dcqcn_params *eff,
+				    const struct dcqcn_params *t,
+				    u64 line_bytes_ps, u32 rtt_us, u32 mss)
+{
+	u64 line = dcc_min_u64(line_bytes_ps, DCQCN_RATE_LIMIT);
+	u64 ai, hai, reno, bc;
+
+	*eff = *t;
+	eff->max_rate_bytes_ps = line ? line : 1;
+	eff->min_rate_bytes_ps = dcc_min_u64(t->min_rate_bytes_ps ?
+					     t->min_rate_bytes_ps : 1,
+					     eff->max_rate_bytes_ps);
+	eff->timer_us = dcc_max_u32(t->timer_us ? t->timer_us : 1, rtt_us);
+	eff->alpha_period_us = dcc_max_u32(t->alpha_period_us ?
+					   t->alpha_period_us : 1, rtt_us);
+	/* line <= 2^40 and ppm < 2^32: the products fit in 64 bits. */
+	ai = dcc_min_u64(t->ai_bytes_ps, DCQCN_RATE_LIMIT);
+	if (!ai)
+		ai = dcc_div_u64(eff->max_rate_bytes_ps *
+				 dcc_min_u32(t->ai_ppm, 1000000), 1000000);
+	hai = dcc_min_u64(t->hai_bytes_ps, DCQCN_RATE_LIMIT);
+	if (!hai)
+		hai = dcc_div_u64(eff->max_rate_bytes_ps *
+				  dcc_min_u32(t->hai_ppm, 1000000), 1000000);
+	ai = ai ? ai : 1;
+	hai = hai ? hai : 1;
+	if (rtt_us && mss) {
+		reno = dcc_div_u64((u64)mss * DCC_USEC_PER_SEC, rtt_us);
+		reno = reno ? reno : 1;
+		if (ai > reno) {
+			/* hai < 2^41, reno < 2^42: scale through 2^20ths. */
+			hai = dcc_div_u64(hai * dcc_div_u64(reno << 20, ai),
+					  1ULL << 20);
+			hai = hai ? hai : 1;
+			ai = reno;
+		}
+	}
+	eff->ai_bytes_ps = ai;
+	eff->hai_bytes_ps = hai;
+	bc = t->byte_counter_bytes;
+	if (!bc) {
+		/* line < 2^41, timer < 2^32: divide first, then multiply. */
+		bc = dcc_div_u64(eff->max_rate_bytes_ps, 1000) *
+		     eff->timer_us / 1000;
+		bc = bc > mss ? bc : (mss ? mss : 1);
+	}
+	eff->byte_counter_bytes = dcc_sat_u32(bc);
 }
 
 /*
@@ -365,6 +463,48 @@ static inline void dcqcn_reset_increase(struct dcqcn_state *s, u64 now_us)
 }
 
 /*
+ * While TCP recovers from a loss the rate does not grow (Reno's window
+ * does not grow in recovery either): alpha keeps decaying, the timer and
+ * the byte counter restart at now and count nothing.
+ */
+static inline void dcqcn_hold(struct dcqcn_state *s,
+			      const struct dcqcn_params *p, u64 now_us,
+			      struct dcqcn_events *ev)
+{
+	u64 n;
+
+	n = dcqcn_periods(&s->alpha_stamp_us, now_us, p->alpha_period_us);
+	if (n) {
+		s->alpha_fx = dcqcn_alpha_decayed(p, s->alpha_fx, n);
+		if (ev)
+			ev->alpha_decays += (u32)dcc_min_u64(n, DCC_U32_MAX);
+	}
+	s->timer_stamp_us = now_us;
+	s->bc_bytes = 0;
+}
+
+/*
+ * Before a cut: R_C is brought down to the rate the connection achieved
+ * (achieved_bytes_ps, 0 if unknown), if that is lower.  A TCP sender's
+ * pacing rate can lie far above what it delivers (the window or the
+ * application limits it, or the line rate was never reached); a DCQCN NIC
+ * sends at R_C, and a cut must start from the rate that caused the
+ * congestion, as Reno's ssthresh starts from the flight size.
+ */
+static inline void dcqcn_settle(struct dcqcn_state *s,
+				const struct dcqcn_params *p,
+				u64 achieved_bytes_ps)
+{
+	u64 r;
+
+	if (!achieved_bytes_ps)
+		return;
+	r = dcqcn_clamp_rate(p, achieved_bytes_ps);
+	if (r < s->rate_c_bytes_ps)
+		s->rate_c_bytes_ps = r;
+}
+
+/*
  * A congestion notification at now: the due timers first, then
  * R_T = R_C, R_C *= 1 - alpha / 2 with the alpha before this notification,
  * then alpha is raised and its period restarts.
@@ -407,6 +547,54 @@ static inline void dcqcn_loss_cut(struct dcqcn_state *s,
 	s->stage = DCQCN_STAGE_LOSS;
 }
 
+/* ---- the loss window ----------------------------------------------------
+ *
+ * DCQCN was built for a lossless fabric.  On a path that drops without
+ * marking, a rate-based sender has no self-clocking: while its rate lies
+ * above the bottleneck's the queue grows by the difference, every RTT,
+ * until it overflows, and many packets are lost in the RTT before the loss
+ * is seen.  So a loss also sets a window bound as Reno's: half the packets
+ * in flight at the loss (RFC 5681's ssthresh), then one packet more per
+ * window acked (congestion avoidance).  Before the first loss there is no
+ * bound; on a path that marks and does not drop the bound never appears,
+ * and the rate does all the work.
+ */
+
+/* A loss with flight_pkts in flight: the bound is half of it, >= 2. */
+static inline void dcqcn_lw_cut(struct dcqcn_state *s, u32 flight_pkts)
+{
+	u64 w = dcc_max_u32(flight_pkts >> 1, 2);
+
+	s->loss_cwnd_fx = (u32)dcc_min_u64(w << DCQCN_LW_SHIFT, DCQCN_LW_MAX);
+}
+
+/* acked packets in congestion avoidance: + acked / window. */
+static inline void dcqcn_lw_ack(struct dcqcn_state *s, u32 acked)
+{
+	u64 w = s->loss_cwnd_fx;
+
+	if (!w || !acked)
+		return;
+	/* w >= 1 << DCQCN_LW_SHIFT; acked << 20 < 2^52. */
+	w += dcc_div_u64((u64)acked << (2 * DCQCN_LW_SHIFT), w);
+	s->loss_cwnd_fx = (u32)dcc_min_u64(w, DCQCN_LW_MAX);
+}
+
+/* The bound in whole packets (>= 2), or DCC_U32_MAX without one. */
+static inline u32 dcqcn_lw_pkts(const struct dcqcn_state *s)
+{
+	if (!s->loss_cwnd_fx)
+		return DCC_U32_MAX;
+	return dcc_max_u32(s->loss_cwnd_fx >> DCQCN_LW_SHIFT, 2);
+}
+
+/* The loss was spurious (undo): the bound goes back to twice itself. */
+static inline void dcqcn_lw_undo(struct dcqcn_state *s)
+{
+	s->loss_cwnd_fx = (u32)dcc_min_u64((u64)s->loss_cwnd_fx << 1,
+					   DCQCN_LW_MAX);
+}
+
 /* ---- notification point (receiver) and the echo on ACKs ---------------
  *
  * TCP gives the receiver one bit per ACK, ECE, and the kernel forces it on
@@ -433,6 +621,10 @@ struct dcqcn_np {
 	u64 cnp_stamp_us;	/* time of the last notification */
 	u8 ece;			/* ECE level on the ACKs now */
 	u8 valid;		/* cnp_stamp_us holds a notification */
+	u16 folded;		/* CE marks folded since the last one */
+	u16 folded_last;	/* those folded into the previous one, at
+				 * the latest notification (for tracing)
+				 */
 };
 
 /* dcqcn_np_packet() results (bits). */
@@ -477,6 +669,8 @@ static inline u32 dcqcn_np_packet(struct dcqcn_np *np, u32 interval_us,
 	}
 	if (!due) {
 		np->ece = 1;
+		if (np->folded < 0xffff)
+			np->folded++;
 		return DCQCN_NP_COALESCED;
 	}
 	if (ack_pending)
@@ -491,14 +685,13 @@ static inline u32 dcqcn_np_packet(struct dcqcn_np *np, u32 interval_us,
 	if (ret & DCQCN_NP_NOTIFY) {
 		np->cnp_stamp_us = now_us;
 		np->valid = 1;
+		np->folded_last = np->folded;
+		np->folded = 0;
+	} else if (np->folded < 0xffff) {
+		np->folded++;
 	}
 	return ret;
 }
-
-/* Reaction-point echo decoding: the ECE level of the previous ACK. */
-struct dcqcn_rp_echo {
-	u8 ece;
-};
 
 /* One ACK with ECE (or not): true on a rising edge, a fresh notification. */
 static inline bool dcqcn_rp_echo(struct dcqcn_rp_echo *e, bool ece)

@@ -1,11 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# DCQCN through a RED-ECN bottleneck (marking from K KB on), compared with
-# DCTCP on the same network in the same run (both ends run the algorithm
-# under test):
-#  - one bulk flow: high utilization, and the RTT stays near the marking
-#    threshold (a queue of about K, not the full buffer);
+# DCQCN at its shipped defaults through a RED-ECN bottleneck (marking from
+# K KB on), compared with DCTCP on the same network in the same run (both
+# ends run the algorithm under test):
+#  - BULK_FLOWS bulk flows: goodput and RTT near dctcp's, no more drops;
 #  - several flows started one after the other converge to a fair share
 #    (Jain's index over the last seconds);
 #  - notification rate limiting is observable: the receiver turns many CE
@@ -14,9 +13,9 @@
 #    (DcqcnNotifyReceived), and the tcp_dcqcn:dcqcn_notify tracepoint
 #    fires once per notification;
 #  - ss -tin shows the rate, RTT sample, alpha and target / rate.
-# Asserted with generous margins (the emulated VM is noisy): directions
-# and bounds, not exact figures.  See Documentation/dcqcn.rst, "VM test
-# bed", for the parameters and figures.
+# Measured in virtual time from one run; the margins are the algorithm's
+# (a rate-based sender paced from ECN is not a window-based one), not the
+# emulator's.  See Documentation/dcqcn.rst, "Results", for the figures.
 . "$(dirname "$0")/lib.sh"
 require_root
 require_cmd iperf3 jq ping
@@ -28,6 +27,7 @@ K=${K:-30}			# KB, RED-ECN marking threshold
 SECS=${SECS:-8}			# bulk flow
 FSECS=${FSECS:-10}		# fairness: the first flow; others start 1 s apart
 NFLOWS=${NFLOWS:-3}
+BULK_FLOWS=${BULK_FLOWS:-4}
 LAST=${LAST:-4}			# seconds at the end for Jain's index
 JAIN_MIN=${JAIN_MIN:-0.8}
 MOD=tcp_dcqcn
@@ -36,6 +36,7 @@ EV=$TRACEFS/events/tcp_dcqcn/dcqcn_notify
 # shellcheck disable=SC2086
 load_module $MOD || exit $KSFT_FAIL
 load_stock_cc dctcp
+require_virtual_time
 cleanup() {
 	[ -w "$EV/enable" ] && echo 0 > "$EV/enable"
 	topo_cleanup
@@ -63,7 +64,21 @@ log "idle RTT p50 ${idle} us; marking threshold ${K} KB = ${kdelay} us of queue"
 stat_srv() { mod_stat "$NS_SRV" tcp_dcqcn_stat "$1"; }
 stat_cli() { mod_stat "$NS_CLI" tcp_dcqcn_stat "$1"; }
 
-# --- one bulk flow ---------------------------------------------------------
+# bulk CC PORT: BULK_FLOWS flows for SECS s (bulk_run: ECT ping at 50 Hz
+# after 2 s); prints "goodput_mbps rtt_p50_us rtt_p99_us retransmits drops".
+bulk() {
+	local tmp d0 d1
+	tmp=$(mktemp -d)
+	d0=$(bottleneck_drops)
+	bulk_run "$1" "$SECS" "$BULK_FLOWS" "$tmp/b" 50 2 "$2"
+	d1=$(bottleneck_drops)
+	echo "$(iperf_mbps < "$tmp/b.json") $(percentile 50 < "$tmp/b.rtt")" \
+	     "$(percentile 99 < "$tmp/b.rtt") $(iperf_retrans < "$tmp/b.json")" \
+	     "$((d1 - d0))"
+	rm -rf "$tmp"
+}
+
+# --- bulk flows --------------------------------------------------------------
 ce0=$(stat_srv DcqcnCeReceived)
 ns0=$(stat_srv DcqcnNotifySent)
 nr0=$(stat_cli DcqcnNotifyReceived)
@@ -73,21 +88,10 @@ trace_start "$EV" && have_trace=1
 sstmp=$(mktemp)
 (sleep $((SECS / 2)); in_cli ss -tin state established dst "$SRV_IP" \
 	dport = :5201 > "$sstmp") &
-read -r q_mbps q_p50 q_p99 q_retr <<< "$(measure_bulk dcqcn "$SECS" 5201)"
+read -r q_mbps q_p50 q_p99 q_retr q_drops <<< "$(bulk dcqcn 5201)"
 wait
-read -r d_mbps d_p50 d_p99 d_retr <<< "$(measure_bulk dctcp "$SECS" 5301)"
-# Best of two for dcqcn: a busy host (another VM, a build) slows the
-# emulated timers for seconds, and a rate-based sender pays more for it
-# than a window-based one; a real regression shows in both runs.
-runs=1
-if ! awk "BEGIN { exit !($q_mbps >= 0.70 * $RATE && $q_mbps >= 0.75 * $d_mbps) }"; then
-	log "dcqcn first run: ${q_mbps} Mbit/s, RTT p50 ${q_p50} us p99 ${q_p99} us; running it again"
-	read -r q2_mbps q2_p50 q2_p99 q2_retr <<< "$(measure_bulk dcqcn "$SECS" 5201)"
-	runs=2
-	if awk "BEGIN { exit !($q2_mbps > $q_mbps) }"; then
-		q_mbps=$q2_mbps q_p50=$q2_p50 q_p99=$q2_p99 q_retr=$q2_retr
-	fi
-fi
+[ "$have_trace" = 1 ] && echo 0 > "$EV/enable"
+read -r d_mbps d_p50 d_p99 d_retr d_drops <<< "$(bulk dctcp 5301)"
 [ "$have_trace" = 1 ] && echo 0 > "$EV/enable"
 ce=$(($(stat_srv DcqcnCeReceived) - ce0))
 ns=$(($(stat_srv DcqcnNotifySent) - ns0))
@@ -96,29 +100,29 @@ ntr=$(grep -c 'dcqcn_notify:' "$TRACEFS/trace")
 folded=$(grep -o 'folded=[0-9]*' "$TRACEFS/trace" |
 	 awk -F= '{ s += $2 } END { print s + 0 }')
 
-log "dcqcn: ${q_mbps} Mbit/s, RTT p50 ${q_p50} us p99 ${q_p99} us, ${q_retr} retransmits"
-log "dctcp: ${d_mbps} Mbit/s, RTT p50 ${d_p50} us p99 ${d_p99} us, ${d_retr} retransmits"
+log "dcqcn: ${BULK_FLOWS} flows ${q_mbps} Mbit/s, RTT p50 ${q_p50} us p99 ${q_p99} us, ${q_retr} retransmits, ${q_drops} drops"
+log "dctcp: ${BULK_FLOWS} flows ${d_mbps} Mbit/s, RTT p50 ${d_p50} us p99 ${d_p99} us, ${d_retr} retransmits, ${d_drops} drops"
 log "dcqcn notification point: ${ce} CE marks -> ${ns} notifications (trace: ${ntr} events, ${folded} marks folded); sender saw ${nr}"
 
-expect "dcqcn keeps utilization high (>= 70 % of ${RATE} Mbit/s)" \
-	"$q_mbps >= 0.70 * $RATE"
-expect "dcqcn utilization is near dctcp's (>= 75 %)" \
-	"$q_mbps >= 0.75 * $d_mbps"
-expect "dcqcn RTT p50 stays near the marking threshold (< idle + 3 x ${kdelay} us)" \
-	"$q_p50 < $idle + 3 * $kdelay"
-expect "dcqcn RTT p50 is not far above dctcp's (< 2 x + 1 ms)" \
-	"$q_p50 < 2 * $d_p50 + 1000"
+expect "dcqcn goodput is near dctcp's (>= 90 %)" \
+	"$q_mbps >= 0.90 * $d_mbps"
+expect "dcqcn RTT p50 stays near the marking threshold (< idle + 2 x ${kdelay} us)" \
+	"$q_p50 < $idle + 2 * $kdelay"
+expect "dcqcn RTT p99 is near dctcp's (<= 1.5 x)" \
+	"$q_p99 <= 1.5 * $d_p99"
+expect "dcqcn drops no more than dctcp (+ 10)" "$q_drops <= $d_drops + 10"
 expect "dctcp RTT p50 stays near the marking threshold too (sanity)" \
 	"$d_p50 < $idle + 3 * $kdelay"
 
 # Rate limiting: CE marks are folded, at most one notification per
-# interval (plus one), and the sender decodes each notification once.
+# interval (plus one) and flow, and the sender decodes each notification
+# once.  (cnp_interval_us is a floor: the receiver waits at least one RTT.)
 interval=$(get_param $MOD cnp_interval_us)
 expect "the bottleneck marks CE and the receiver sees it" "$ce > 0"
 expect "the receiver sends notifications" "$ns > 0"
 expect "several CE marks per notification (rate limited)" "$ce > 2 * $ns"
-expect "at most one notification per ${interval} us" \
-	"$ns <= ($runs * $SECS + 2) * 1000000 / $interval + $runs"
+expect "at most one notification per ${interval} us per flow" \
+	"$ns <= $BULK_FLOWS * (($SECS + 2) * 1000000 / $interval + 1)"
 expect "the sender counts each notification once (${nr} of ${ns})" \
 	"$nr >= 0.8 * $ns && $nr <= $ns + 2"
 if [ "$have_trace" = 1 ]; then
@@ -144,8 +148,9 @@ read -r bw rtt_ms alpha ratio <<< "$(echo "$ssline" | awk '{
 		v["pacing_gain"] + 0, v["cwnd_gain"] + 0 }')"
 check "ss -ti shows dcqcn's state (bbr:(...) on a dcqcn socket)" \
 	test -n "$ssline"
-expect "ss: rate (bw) within [min_rate, line rate] ($bw bit/s)" \
-	"$bw >= $(get_param $MOD min_rate_kbps) * 1000 && $bw <= $(get_param $MOD line_rate_mbps) * 1000000"
+# The learnt line rate starts at 10 Gbit/s (line_rate_mbps=0: no cap).
+expect "ss: rate (bw) within [min_rate, 10 Gbit/s] ($bw bit/s)" \
+	"$bw >= $(get_param $MOD min_rate_kbps) * 1000 && $bw <= 10000 * 1000000"
 expect "ss: RTT sample (mrtt) in (0, 500] ms ($rtt_ms)" \
 	"$rtt_ms > 0 && $rtt_ms <= 500"
 expect "ss: alpha (pacing_gain) in [0, 1] ($alpha)" \
@@ -184,15 +189,10 @@ read -r qj qt qx <<< "$(flows dcqcn 5201)"
 log "dcqcn: ${NFLOWS} flows, Jain ${qj} over the last ${LAST} s, total ${qt} Mbit/s, flows ${qx}"
 read -r dj dt dx <<< "$(flows dctcp 5301)"
 log "dctcp: ${NFLOWS} flows, Jain ${dj} over the last ${LAST} s, total ${dt} Mbit/s, flows ${dx}"
-# Best of two, as above.
-if ! awk "BEGIN { exit !($qj > $JAIN_MIN && $qt >= 0.60 * $RATE) }"; then
-	read -r qj qt qx <<< "$(flows dcqcn 5201)"
-	log "dcqcn, second run: Jain ${qj}, total ${qt} Mbit/s, flows ${qx}"
-fi
 expect "dcqcn flows converge to a fair share (Jain > $JAIN_MIN)" \
 	"$qj > $JAIN_MIN"
-expect "dcqcn flows together use the link (>= 60 % of ${RATE} Mbit/s)" \
-	"$qt >= 0.60 * $RATE"
+expect "dcqcn flows together use the link (>= 90 % of dctcp's)" \
+	"$qt >= 0.90 * $dt"
 
 log "summary: cc utilization rtt_p50_us rtt_p99_us jain"
 log "summary: dcqcn $(awk -v m="$q_mbps" -v r="$RATE" 'BEGIN { printf "%.2f", m / r }') $q_p50 $q_p99 $qj"

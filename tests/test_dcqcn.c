@@ -34,6 +34,8 @@ static struct dcqcn_params ref_params(void)
 		.hai_bytes_ps = 6250000,	/* 50 Mbit/s */
 		.min_rate_bytes_ps = 125000,	/* 1 Mbit/s */
 		.max_rate_bytes_ps = LINE_10G,
+		.ai_ppm = 1000,			/* relative: line / 1000 */
+		.hai_ppm = 10000,		/* line / 100 */
 	};
 
 	return p;
@@ -542,6 +544,118 @@ static void test_loss_cut(void **state)
 }
 
 /*
+ * A connection's parameters: absolute values pass through; timers last at
+ * least one RTT; relative steps and byte counter follow the line rate; the
+ * Reno bound caps R_AI at one mss per RTT and scales R_HAI with it.
+ */
+static void test_params_for(void **state)
+{
+	struct dcqcn_params t = ref_params(), e;
+
+	(void)state;
+	/* The paper's setting: 10 Gbit/s, RTT below the timer: unchanged. */
+	dcqcn_params_for(&e, &t, LINE_10G, 20, 1448);
+	assert_int_equal(e.timer_us, 55);
+	assert_int_equal(e.alpha_period_us, 55);
+	assert_int_equal(e.ai_bytes_ps, 625000);
+	assert_int_equal(e.hai_bytes_ps, 6250000);
+	assert_int_equal(e.byte_counter_bytes, 153600);
+	assert_int_equal(e.max_rate_bytes_ps, LINE_10G);
+	assert_true(dcqcn_params_valid(&e));
+
+	/* Relative steps and byte counter at 40 Gbit/s, RTT 20 us. */
+	t.ai_bytes_ps = 0;
+	t.hai_bytes_ps = 0;
+	t.byte_counter_bytes = 0;
+	dcqcn_params_for(&e, &t, 4 * LINE_10G, 20, 1448);
+	assert_int_equal(e.ai_bytes_ps, 5000000);	/* 40 Mbit/s */
+	assert_int_equal(e.hai_bytes_ps, 50000000);	/* 400 Mbit/s */
+	assert_int_equal(e.byte_counter_bytes, 5000000ULL * 55 / 1000 * 1000 / 1000);
+	assert_true(dcqcn_params_valid(&e));
+
+	/* 100 Mbit/s, RTT 300 us: timers of one RTT, steps of 0.1 and 1 %. */
+	dcqcn_params_for(&e, &t, LINE_100M, 300, 1448);
+	assert_int_equal(e.timer_us, 300);
+	assert_int_equal(e.alpha_period_us, 300);
+	assert_int_equal(e.ai_bytes_ps, 12500);
+	assert_int_equal(e.hai_bytes_ps, 125000);
+	assert_int_equal(e.byte_counter_bytes, 12500 * 300 / 1000);
+	assert_int_equal(e.max_rate_bytes_ps, LINE_100M);
+
+	/* The Reno bound: 10 Gbit/s over 10 ms: R_AI <= 1448 B / 10 ms. */
+	dcqcn_params_for(&e, &t, LINE_10G, 10000, 1448);
+	assert_int_equal(e.ai_bytes_ps, 144800);
+	/* R_HAI scaled by the same factor (within rounding). */
+	assert_in_range(e.hai_bytes_ps, 1447990, 1448000);
+	assert_int_equal(e.timer_us, 10000);
+
+	/* Floors: a line rate below min_rate lowers the floor; never 0. */
+	dcqcn_params_for(&e, &t, 1000, 0, 0);
+	assert_int_equal(e.max_rate_bytes_ps, 1000);
+	assert_int_equal(e.min_rate_bytes_ps, 1000);
+	assert_true(e.ai_bytes_ps >= 1 && e.hai_bytes_ps >= 1);
+	assert_true(e.byte_counter_bytes >= 1);
+	assert_true(dcqcn_params_valid(&e));
+	dcqcn_params_for(&e, &t, 0, DCC_U32_MAX, DCC_U32_MAX);
+	assert_true(dcqcn_params_valid(&e));
+}
+
+/*
+ * The loss path's helpers: hold keeps the rate and decays alpha; settle
+ * brings R_C down to the achieved rate only; the loss window halves the
+ * flight, grows by one packet per window acked, doubles back on undo.
+ */
+static void test_loss_helpers(void **state)
+{
+	struct dcqcn_params p = ref_params();
+	struct dcqcn_state s;
+	u32 a0;
+	int i;
+
+	(void)state;
+	dcqcn_state_init(&s, &p, LINE_100M, 0);
+	dcqcn_loss_cut(&s, &p, 0, NULL);
+	a0 = s.alpha_fx;
+	dcqcn_hold(&s, &p, 100 * p.timer_us, NULL);
+	assert_int_equal(s.rate_c_bytes_ps, LINE_100M / 2);
+	assert_int_equal(s.timer_cnt, 0);
+	assert_true(s.alpha_fx < a0);
+	assert_int_equal(s.timer_stamp_us, 100 * p.timer_us);
+	/* The first timer event after the hold comes one period later. */
+	dcqcn_advance(&s, &p, 101 * p.timer_us - 1, NULL);
+	assert_int_equal(s.timer_cnt, 0);
+	dcqcn_advance(&s, &p, 101 * p.timer_us, NULL);
+	assert_int_equal(s.timer_cnt, 1);
+
+	dcqcn_state_init(&s, &p, LINE_10G, 0);
+	dcqcn_settle(&s, &p, LINE_100M);
+	assert_int_equal(s.rate_c_bytes_ps, LINE_100M);
+	dcqcn_settle(&s, &p, LINE_10G);		/* never up */
+	assert_int_equal(s.rate_c_bytes_ps, LINE_100M);
+	dcqcn_settle(&s, &p, 0);		/* unknown: unchanged */
+	assert_int_equal(s.rate_c_bytes_ps, LINE_100M);
+	dcqcn_settle(&s, &p, 1);		/* at least the floor */
+	assert_int_equal(s.rate_c_bytes_ps, p.min_rate_bytes_ps);
+
+	assert_int_equal(dcqcn_lw_pkts(&s), DCC_U32_MAX);
+	dcqcn_lw_cut(&s, 100);
+	assert_int_equal(dcqcn_lw_pkts(&s), 50);
+	for (i = 0; i < 50; i++)
+		dcqcn_lw_ack(&s, 1);
+	assert_int_equal(dcqcn_lw_pkts(&s), 50);	/* 50.99 */
+	dcqcn_lw_ack(&s, 2);
+	assert_int_equal(dcqcn_lw_pkts(&s), 51);
+	dcqcn_lw_cut(&s, 1);
+	assert_int_equal(dcqcn_lw_pkts(&s), 2);
+	dcqcn_lw_undo(&s);
+	assert_int_equal(dcqcn_lw_pkts(&s), 4);
+	dcqcn_lw_cut(&s, DCC_U32_MAX);
+	dcqcn_lw_ack(&s, DCC_U32_MAX);
+	dcqcn_lw_undo(&s);
+	assert_true(dcqcn_lw_pkts(&s) <= DCQCN_LW_MAX >> DCQCN_LW_SHIFT);
+}
+
+/*
  * Notification point: at most one notification per interval, ECE held up
  * inside it, down after it on an unmarked packet, separators when needed.
  */
@@ -695,6 +809,8 @@ int main(void)
 		cmocka_unit_test(test_clamps),
 		cmocka_unit_test(test_time_backwards),
 		cmocka_unit_test(test_loss_cut),
+		cmocka_unit_test(test_params_for),
+		cmocka_unit_test(test_loss_helpers),
 		cmocka_unit_test(test_np_rate_limit),
 		cmocka_unit_test(test_np_rp_edges),
 		cmocka_unit_test(test_random_invariants),

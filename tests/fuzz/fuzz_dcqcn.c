@@ -44,20 +44,23 @@
 /* Module parameters of tcp_dcqcn.c (name, range, default). */
 enum {
 	P_G, P_ALPHA_PERIOD, P_TIMER, P_BYTE_COUNTER, P_FR, P_AI, P_HAI,
-	P_CNP_INTERVAL, P_MIN_RATE, P_LINE, P_CWND_GAIN, P_NUM
+	P_AI_PPM, P_HAI_PPM, P_CNP_INTERVAL, P_MIN_RATE, P_LINE, P_CWND_GAIN,
+	P_NUM
 };
 
 static const struct fz_param dcqcn_tab[P_NUM] = {
 	[P_G]		= { "g_q16", 1, 65536, 4096 },
 	[P_ALPHA_PERIOD] = { "alpha_period_us", 1, 10000000, 55 },
 	[P_TIMER]	= { "timer_us", 1, 10000000, 55 },
-	[P_BYTE_COUNTER] = { "byte_counter_kb", 1, 4194303, 150 },
+	[P_BYTE_COUNTER] = { "byte_counter_kb", 0, 4194303, 0 },
 	[P_FR]		= { "fr_events", 1, 1000, 5 },
-	[P_AI]		= { "ai_rate_kbps", 1, 1000000000, 5000 },
-	[P_HAI]		= { "hai_rate_kbps", 1, 1000000000, 50000 },
+	[P_AI]		= { "ai_rate_kbps", 0, 1000000000, 0 },
+	[P_HAI]		= { "hai_rate_kbps", 0, 1000000000, 0 },
+	[P_AI_PPM]	= { "ai_rate_ppm", 1, 1000000, 1000 },
+	[P_HAI_PPM]	= { "hai_rate_ppm", 1, 1000000, 10000 },
 	[P_CNP_INTERVAL] = { "cnp_interval_us", 1, 10000000, 50 },
 	[P_MIN_RATE]	= { "min_rate_kbps", 1, 1000000000, 1000 },
-	[P_LINE]	= { "line_rate_mbps", 1, 1000000, 10000 },
+	[P_LINE]	= { "line_rate_mbps", 0, 1000000, 0 },
 	[P_CWND_GAIN]	= { "cwnd_gain_pct", 100, 1000, 200 },
 };
 
@@ -69,22 +72,38 @@ static int dcqcn_check(const u32 *v, unsigned int idx, u32 val)
 
 	if (idx != P_MIN_RATE && idx != P_LINE)
 		return 0;
-	return min > line * 1000;
+	return line && min > line * 1000;
 }
 
-/* dcqcn_params_rebuild() of tcp_dcqcn.c. */
-static void dcqcn_build(const u32 *m, struct dcqcn_params *p)
+/*
+ * dcqcn_params_rebuild() of tcp_dcqcn.c (the template), then
+ * dcqcn_params_now(): the parameters of one connection with a learnt line
+ * rate (at most line_rate_mbps when set, as dcc_linerate caps it), its
+ * srtt and mss.
+ */
+static void dcqcn_build(const u32 *m, struct dcqcn_params *p, u64 learnt,
+			u32 srtt_us, u32 mss)
 {
-	dcqcn_params_default(p, dcc_mbps_to_bytes_ps(m[P_LINE]));
-	p->g_fx = m[P_G];
-	p->alpha_period_us = m[P_ALPHA_PERIOD];
-	p->timer_us = m[P_TIMER];
-	p->byte_counter_bytes = m[P_BYTE_COUNTER] * 1024;
-	p->fr_events = m[P_FR];
-	p->cnp_interval_us = m[P_CNP_INTERVAL];
-	p->ai_bytes_ps = (u64)m[P_AI] * 1000 / 8;
-	p->hai_bytes_ps = (u64)m[P_HAI] * 1000 / 8;
-	p->min_rate_bytes_ps = (u64)m[P_MIN_RATE] * 1000 / 8;
+	struct dcqcn_params t;
+	u64 cap = dcc_mbps_to_bytes_ps(m[P_LINE]);
+
+	dcqcn_params_default(&t, dcc_mbps_to_bytes_ps(m[P_LINE] ? m[P_LINE] :
+						      10000));
+	t.g_fx = m[P_G];
+	t.alpha_period_us = m[P_ALPHA_PERIOD];
+	t.timer_us = m[P_TIMER];
+	t.byte_counter_bytes = m[P_BYTE_COUNTER] * 1024;
+	t.fr_events = m[P_FR];
+	t.cnp_interval_us = m[P_CNP_INTERVAL];
+	t.ai_bytes_ps = (u64)m[P_AI] * 1000 / 8;
+	t.hai_bytes_ps = (u64)m[P_HAI] * 1000 / 8;
+	t.min_rate_bytes_ps = (u64)m[P_MIN_RATE] * 1000 / 8;
+	t.ai_ppm = m[P_AI_PPM];
+	t.hai_ppm = m[P_HAI_PPM];
+	learnt = learnt ? dcc_min_u64(learnt, DCQCN_RATE_LIMIT) : 1;
+	if (cap && learnt > cap)
+		learnt = cap;
+	dcqcn_params_for(p, &t, learnt, srtt_us, mss);
 }
 
 /* Any parameters inside the machine's documented ranges. */
@@ -152,7 +171,10 @@ static void module_params(struct sim *x, bool poke)
 		fz_params_poke(&x->f, dcqcn_tab, P_NUM, x->m, dcqcn_check);
 	else
 		fz_params_init(&x->f, dcqcn_tab, P_NUM, x->m, dcqcn_check);
-	dcqcn_build(x->m, &x->p);
+	dcqcn_build(x->m, &x->p, fz_u64_edge(&x->f) >> (fz_u8(&x->f) % 24),
+		    fz_u8(&x->f) & 1 ? fz_u32_edge(&x->f) :
+				       fz_range(&x->f, 0, 100000),
+		    fz_range(&x->f, 0, 65535));
 	FZ_CHECK(&x->f, dcqcn_params_valid(&x->p),
 		 "module parameters give invalid machine params");
 }
@@ -268,6 +290,26 @@ static void advance(struct sim *x)
 			 (unsigned long long)s->rate_c_bytes_ps);
 }
 
+/* Loss recovery: alpha decays, the rates hold, the counters restart. */
+static void ev_hold(struct sim *x)
+{
+	struct fz *f = &x->f;
+	struct dcqcn_state *s = &x->s;
+	u64 rc0 = s->rate_c_bytes_ps, rt0 = s->rate_t_bytes_ps;
+	u32 a0 = s->alpha_fx, t0 = s->timer_cnt, b0 = s->byte_cnt;
+
+	dcqcn_hold(s, &x->p, x->now, NULL);
+	FZ_LOG(f, "hold now=%llu alpha %u -> %u", (unsigned long long)x->now,
+	       a0, s->alpha_fx);
+	FZ_CHECK(f, s->rate_c_bytes_ps == rc0 && s->rate_t_bytes_ps == rt0,
+		 "hold moved a rate");
+	FZ_CHECK(f, s->alpha_fx <= dcc_min_u32(a0, DCC_FX_ONE),
+		 "alpha rose %u -> %u", a0, s->alpha_fx);
+	FZ_CHECK(f, s->timer_cnt == t0 && s->byte_cnt == b0 &&
+		 !s->bc_bytes && s->timer_stamp_us == x->now,
+		 "hold counted events");
+}
+
 static void ev_bytes(struct sim *x)
 {
 	struct fz *f = &x->f;
@@ -314,6 +356,29 @@ static void ev_cut(struct sim *x, bool loss)
 	bool bc0;
 
 	advance(x);	/* then the cut's own catch-up is empty */
+	if (fz_u8(f) & 1) {
+		u64 r0 = s->rate_c_bytes_ps, ach = fz_u64_edge(f);
+
+		dcqcn_settle(s, &x->p, ach);
+		FZ_CHECK(f, s->rate_c_bytes_ps ==
+			 (ach ? dcc_min_u64(r0, dcqcn_clamp_rate(&x->p, ach)) :
+			  r0),
+			 "settle %llu at %llu -> %llu", (unsigned long long)r0,
+			 (unsigned long long)ach,
+			 (unsigned long long)s->rate_c_bytes_ps);
+	}
+	if (loss) {
+		u32 fl = fz_u32_edge(f), acked = fz_u32_edge(f), w;
+
+		dcqcn_lw_cut(s, fl);
+		w = dcqcn_lw_pkts(s);
+		FZ_CHECK(f, w >= 2 && w <= dcc_max_u32(fl / 2, 2),
+			 "loss window %u from flight %u", w, fl);
+		dcqcn_lw_ack(s, acked);
+		FZ_CHECK(f, dcqcn_lw_pkts(s) >= w &&
+			 s->loss_cwnd_fx <= DCQCN_LW_MAX,
+			 "loss window %u -> %u", w, dcqcn_lw_pkts(s));
+	}
 	rc = s->rate_c_bytes_ps;
 	a0 = s->alpha_fx;
 	bc0 = x->bc;
@@ -454,7 +519,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			ev_cut(&x, true);
 			break;
 		case 6:
-			advance(&x);
+			if (fz_u8(f) & 1)
+				advance(&x);
+			else
+				ev_hold(&x);
 			break;
 		case 7:
 			x.now += (u64)fz_clock_step(f);
