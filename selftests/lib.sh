@@ -38,6 +38,18 @@ expect() {
 	check "$1 [$2]" awk "BEGIN { exit !($2) }"
 }
 
+# target ISSUE DESC EXPR: a target an open issue asks for and the module
+# does not meet yet: reported as met or missed with its figure, not
+# counted as a failure (targets live in make bench; make check asserts
+# behaviour).  When it is met for good, make it an expect.
+target() {
+	if awk "BEGIN { exit !($3) }"; then
+		echo "# TARGET met (issue $1): $2 [$3]"
+	else
+		echo "# TARGET missed (issue $1): $2 [$3]"
+	fi
+}
+
 skip() {
 	echo "# SKIP: $*"
 	exit $KSFT_SKIP

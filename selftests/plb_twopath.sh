@@ -202,7 +202,7 @@ forced1=$(stat PlbRepathForced)
 kr1=$(kernel_rehash)
 repaths=$((idle1 - idle0 + forced1 - forced0))
 log "plb_on: repaths idle $((idle1 - idle0)), forced $((forced1 - forced0)); TCP's RTO/DSACK rehashes $((kr1 - kr0)); congested rounds $(($(stat PlbCongestedRounds) - cong0))"
-check "every RPC client completed" test "$RPC_DONE" -eq $N_RPC
+target 16 "every RPC client completed" "$RPC_DONE == $N_RPC"
 expect "PLB repathed connections between their bursts (idle repaths)" \
 	"$idle1 - $idle0 > 0"
 expect "the flow labels on the wire changed ($LABEL_CHANGES times)" \
@@ -253,8 +253,8 @@ bulk_phase() {
 	paths_per_flow "$1"
 }
 bulk_phase bulk_on
-check "bulk, PLB on: no flow left on the congested path A at the end ($ON_A of 8; $FIRST_A started there)" \
-	test "$ON_A" -eq 0
+target 22 "bulk, PLB on: no flow left on the congested path A at the end ($ON_A of 8; $FIRST_A started there)" \
+	"$ON_A == 0"
 bulk_on_flows=$PER_FLOW
 bulk_on_left=$ON_A
 in_cli sysctl -qw net.dcc_plb.enabled=0
@@ -304,7 +304,7 @@ load_module tcp_timely
 allow_cc timely
 r0=$(($(stat PlbRepathIdle) + $(stat PlbRepathForced)))
 rpc_phase timely timely_on
-check "timely: every RPC client completed" test "$RPC_DONE" -eq $N_RPC
+target 16 "timely: every RPC client completed" "$RPC_DONE == $N_RPC"
 expect "timely connections were repathed by PLB" \
 	"$(stat PlbRepathIdle) + $(stat PlbRepathForced) - $r0 > 0"
 
