@@ -196,9 +196,10 @@ static void check_state(struct sim *x)
 	FZ_CHECK(f, s->rtt_diff_fx <= TIMELY_DIFF_LIMIT_FX &&
 		 s->rtt_diff_fx >= -TIMELY_DIFF_LIMIT_FX, "rtt_diff_fx %lld",
 		 (long long)s->rtt_diff_fx);
-	FZ_CHECK(f, s->rtt_diff_fx > 0 ? s->grad_fx >= 0 :
-		 s->rtt_diff_fx < 0 ? s->grad_fx <= 0 : s->grad_fx == 0,
-		 "gradient %d against rtt_diff %lld", s->grad_fx,
+	FZ_CHECK(f, s->rtt_diff_fx > 0 ? timely_grad_fx(s, &x->p) >= 0 :
+		 s->rtt_diff_fx < 0 ? timely_grad_fx(s, &x->p) <= 0 :
+		 timely_grad_fx(s, &x->p) == 0,
+		 "gradient %d against rtt_diff %lld", timely_grad_fx(s, &x->p),
 		 (long long)s->rtt_diff_fx);
 	if (s->rtt_diff_fx > 0 && (s->flags & TIMELY_F_PREV_VALID) &&
 	    s->regime != TIMELY_FIRST)
