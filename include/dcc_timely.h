@@ -581,7 +581,7 @@ static inline void timely_effective(const struct timely_params *p,
 	e->max_rate_bytes_ps = dcc_min_u64(p->max_rate_bytes_ps, line);
 	if (e->min_rate_bytes_ps > e->max_rate_bytes_ps)
 		e->min_rate_bytes_ps = e->max_rate_bytes_ps;
-	if (lp) {
+	if (lp && line < lp) {
 		/* delta / line_rate with 23 fractional bits (<= 1). */
 		frac = dcc_div_u64(dcc_min_u64(p->delta_bytes_ps, lp) << 23,
 				   lp);
