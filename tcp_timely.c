@@ -288,15 +288,44 @@ static void timely_decided(const struct sock *sk, struct timely *ca,
  * grows with the queue (srtt or the newest sample would: the larger the
  * queue, the more the window would let in).  Until the first completion
  * measures a base RTT, srtt stands in for it.
+ *
+ * In loss recovery the window follows the ACKs, as tcp_bbr.c does, never
+ * above the safeguard: in fast recovery packet conservation (what is
+ * acked may be sent: at least in flight + acked, less what was lost);
+ * after a timeout (TCP_CA_Loss) it grows from the window TCP set by what
+ * each ACK delivers, instead of the whole safeguard window returning on
+ * the first ACK.  Without a rate sample (rate changes on events) only the
+ * pacing rate is set; the next ACK sets the window.
  */
-static void timely_apply(struct sock *sk, const struct timely_params *e)
+static void timely_apply(struct sock *sk, const struct timely_params *e,
+			 const struct rate_sample *rs)
 {
+	struct tcp_sock *tp = tcp_sk(sk);
 	const struct timely *ca = inet_csk_ca(sk);
-	u32 base = ca->s.base_rtt_us ? ca->s.base_rtt_us :
-				       dcc_srtt_us(tcp_sk(sk));
+	u8 state = inet_csk(sk)->icsk_ca_state;
+	u32 base = ca->s.base_rtt_us ? ca->s.base_rtt_us : dcc_srtt_us(tp);
+	u32 cwnd, acked;
 
-	dcc_pacing_apply(sk, ca->s.rate_bytes_ps, max(base, e->t_high_us),
-			 READ_ONCE(cwnd_gain_pct), TIMELY_MIN_CWND);
+	dcc_pacing_set_rate(sk, ca->s.rate_bytes_ps);
+	if (!rs)
+		return;
+	cwnd = dcc_window_from_rate(ca->s.rate_bytes_ps, max(base, e->t_high_us),
+				    tp->mss_cache, READ_ONCE(cwnd_gain_pct),
+				    TIMELY_MIN_CWND,
+				    max(tp->snd_cwnd_clamp, TIMELY_MIN_CWND));
+	if (state >= TCP_CA_Recovery) {
+		u32 now = tcp_snd_cwnd(tp);
+
+		acked = rs->acked_sacked > 0 ? rs->acked_sacked : 0;
+		if (rs->losses > 0)
+			now = now > (u32)rs->losses ? now - rs->losses : 1;
+		if (state == TCP_CA_Recovery)
+			now = max(now, tcp_packets_in_flight(tp) + acked);
+		else
+			now += acked;
+		cwnd = clamp(now, 1U, cwnd);
+	}
+	tcp_snd_cwnd_set(tp, cwnd);
 }
 
 /*
@@ -388,6 +417,12 @@ static void timely_cong_control(DCC_CONG_CONTROL_ARGS)
 				   (u32)min_t(long, rs->interval_us, U32_MAX),
 				   rs->is_app_limited);
 	timely_effective(&timely_p, &ca->s, &e);
+	/*
+	 * The rate follows the learnt ceiling down at once (the start rate
+	 * is set before the path is known); that is no decision of the
+	 * engine, so no trace event and no counter.
+	 */
+	ca->s.rate_bytes_ps = timely_clamp_rate(&e, ca->s.rate_bytes_ps);
 
 	/*
 	 * With timestamps the RTT the engine sees is the fabric delay:
@@ -468,7 +503,7 @@ static void timely_cong_control(DCC_CONG_CONTROL_ARGS)
 	timely_effective(&timely_p, &ca->s, &e);
 apply:
 	dcc_plb_link_ack(sk, &ca->plb, rs, plb_sample, plb_above);
-	timely_apply(sk, &e);
+	timely_apply(sk, &e, rs);
 }
 
 /* One multiplicative cut by max_dec (undo takes it back). */
@@ -484,7 +519,7 @@ static void timely_loss_cut(struct sock *sk, enum timely_reason reason)
 	timely_count(sk, reason == TIMELY_R_RTO ? TIMELY_MIB_RTO_CUT :
 						  TIMELY_MIB_RECOVERY_CUT);
 	timely_decided(sk, ca, old_rate, reason);
-	timely_apply(sk, &e);
+	timely_apply(sk, &e, NULL);
 }
 
 static void timely_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
@@ -538,7 +573,7 @@ static u32 timely_undo_cwnd(struct sock *sk)
 	timely_undo(&ca->s, &e);
 	timely_count(sk, TIMELY_MIB_UNDO);
 	timely_decided(sk, ca, old_rate, TIMELY_R_UNDO);
-	timely_apply(sk, &e);
+	timely_apply(sk, &e, NULL);
 	return tcp_snd_cwnd(tcp_sk(sk));
 }
 
