@@ -84,8 +84,17 @@ DCC_PARAM_UINT(start_rate_permille, 100, 1, 1000, NULL, NULL,
 	       "rate of a new connection, in 1/1000 of the rate ceiling");
 DCC_PARAM_UINT(segment_bytes, 16384, 1, 16777216, NULL, NULL,
 	       "bytes acked per completion event (rate update), in bytes");
-DCC_PARAM_UINT(rtt_min_filter, 0, 0, 1, NULL, NULL,
+DCC_PARAM_UINT(rtt_min_filter, 1, 0, 1, NULL, NULL,
 	       "0: a completion's RTT is its last ACK's sample (paper); 1: the smallest sample in the completion");
+DCC_PARAM_UINT(calibrate, 1, 0, 1, NULL, timely_params_rebuild,
+	       "1: learn the line rate and scale T_low, T_high, min_rtt and the gradient dead band to the measured base RTT and noise, never below the parameters; 0: the parameters as given (paper)");
+DCC_PARAM_UINT(linerate_headroom_pct, 25, 0, 1000, NULL, timely_params_rebuild,
+	       "learnt line rate: the best delivery rate times 1 + this, in percent");
+DCC_PARAM_UINT(linerate_win_ms, 10000, 1, 3600000, NULL,
+	       timely_params_rebuild,
+	       "window of the best delivery rate (learnt line rate), in milliseconds");
+DCC_PARAM_UINT(base_win_ms, 10000, 1, 3600000, NULL, timely_params_rebuild,
+	       "window of the base RTT (minimum engine RTT), in milliseconds");
 DCC_PARAM_ENUM(tstamp, DCC_TS_MODE_AUTO, dcc_ts_mode_names, NULL,
 	       "ACK receive timestamps: the RTT is the fabric delay (departure to the ACK's arrival) with auto (hardware where the NIC stamps, else software), hardware or software; the whole RTT with off [default auto, one of auto|hardware|software|off]");
 DCC_PARAM_UINT(cwnd_gain_pct, 200, 100, 1000, NULL, NULL,
@@ -173,6 +182,13 @@ static void timely_params_rebuild(void)
 		dcc_mbps_to_bytes_ps(timely_ceiling_mbps(line_rate_mbps,
 							 max_rate_mbps));
 	p.min_rate_bytes_ps = (u64)min_rate_kbps * 1000 / 8;
+	p.calibrate = calibrate;
+	p.base_win_us = base_win_ms * 1000U;
+	p.lr.cap_bytes_ps = p.max_rate_bytes_ps;
+	p.lr.init_bytes_ps = p.max_rate_bytes_ps;
+	p.lr.floor_bytes_ps = p.min_rate_bytes_ps;
+	p.lr.win_us = linerate_win_ms * 1000U;
+	p.lr.headroom_pct = linerate_headroom_pct;
 	/*
 	 * Readers on the data path may see a mix of old and new fields for
 	 * an instant; every field is valid on its own and the engine never
@@ -181,13 +197,13 @@ static void timely_params_rebuild(void)
 	timely_p = p;
 }
 
-/* Per-socket state, in inet_csk_ca(sk). */
+/*
+ * Per-socket state, in inet_csk_ca(sk).  The engine state holds the rate,
+ * the calibration (line rate, base RTT, noise) and the last decision
+ * (s.regime, whose values are enum timely_reason's).
+ */
 struct timely {
 	struct timely_state s;
-	u64 undo_rate_bytes_ps;	/* rate before the last loss cut */
-	u32 last_rtt_us;	/* newest raw RTT sample, for the safeguard */
-	u32 seg_min_rtt_us;	/* smallest engine RTT in this completion */
-	u8 reason;		/* enum timely_reason of the last decision */
 	struct dcc_plb_link plb;	/* PLB, if tcp_plb is loaded */
 	struct dcc_ts_stash ts;		/* this ACK's receive time */
 };
@@ -245,17 +261,20 @@ static void timely_count(const struct sock *sk, enum timely_mib_field f)
 /* The engine's last normalized gradient in 1/1000, rounded toward zero. */
 static s32 timely_grad_milli(const struct timely *ca)
 {
-	return (s32)div_s64((s64)ca->s.grad_fx * 1000, DCC_FX_ONE);
+	struct timely_params e;
+
+	timely_effective(&timely_p, &ca->s, &e);
+	return (s32)div_s64((s64)timely_grad_fx(&ca->s, &e) * 1000,
+			    DCC_FX_ONE);
 }
 
 /*
- * Record the reason of a decision; fire tcp_timely:timely_update if it
- * changed the rate (old_rate is the rate before it).
+ * A decision was taken (s.regime holds it); fire tcp_timely:timely_update
+ * if it changed the rate (old_rate is the rate before it).
  */
 static void timely_decided(const struct sock *sk, struct timely *ca,
 			   u64 old_rate, enum timely_reason reason)
 {
-	ca->reason = reason;
 	if (!trace_timely_update_enabled() || old_rate == ca->s.rate_bytes_ps)
 		return;
 	trace_timely_update(sk, reason, old_rate, ca->s.rate_bytes_ps,
@@ -264,34 +283,81 @@ static void timely_decided(const struct sock *sk, struct timely *ca,
 
 /*
  * Apply the rate: pace at it, and set the safeguard window to what the
- * rate can have outstanding over a worst-case RTT (the largest of srtt,
- * the newest sample and T_high), times cwnd_gain_pct.
+ * rate can have outstanding over T_high (the RTT above which the rate is
+ * cut), or the base RTT if that is larger, times cwnd_gain_pct.  Neither
+ * grows with the queue (srtt or the newest sample would: the larger the
+ * queue, the more the window would let in).  Until the first completion
+ * measures a base RTT, srtt stands in for it.
+ *
+ * In loss recovery the window follows the ACKs, as tcp_bbr.c does, never
+ * above the safeguard: in fast recovery packet conservation (what is
+ * acked may be sent: at least in flight + acked, less what was lost);
+ * after a timeout (TCP_CA_Loss) it grows from the window TCP set by what
+ * each ACK delivers, instead of the whole safeguard window returning on
+ * the first ACK.  Without a rate sample (rate changes on events) only the
+ * pacing rate is set; the next ACK sets the window.
  */
-static void timely_apply(struct sock *sk)
+static void timely_apply(struct sock *sk, const struct timely_params *e,
+			 const struct rate_sample *rs)
 {
+	struct tcp_sock *tp = tcp_sk(sk);
 	const struct timely *ca = inet_csk_ca(sk);
-	u32 rtt = max3(dcc_srtt_us(tcp_sk(sk)), ca->last_rtt_us,
-		       timely_p.t_high_us);
+	u8 state = inet_csk(sk)->icsk_ca_state;
+	u32 base = ca->s.base_rtt_us ? ca->s.base_rtt_us : dcc_srtt_us(tp);
+	u32 cwnd, acked;
 
-	dcc_pacing_apply(sk, ca->s.rate_bytes_ps, rtt,
-			 READ_ONCE(cwnd_gain_pct), TIMELY_MIN_CWND);
+	dcc_pacing_set_rate(sk, ca->s.rate_bytes_ps);
+	if (!rs)
+		return;
+	cwnd = dcc_window_from_rate(ca->s.rate_bytes_ps, max(base, e->t_high_us),
+				    tp->mss_cache, READ_ONCE(cwnd_gain_pct),
+				    TIMELY_MIN_CWND,
+				    max(tp->snd_cwnd_clamp, TIMELY_MIN_CWND));
+	if (state >= TCP_CA_Recovery) {
+		u32 now = tcp_snd_cwnd(tp);
+
+		acked = rs->acked_sacked > 0 ? rs->acked_sacked : 0;
+		if (rs->losses > 0)
+			now = now > (u32)rs->losses ? now - rs->losses : 1;
+		if (state == TCP_CA_Recovery)
+			now = max(now, tcp_packets_in_flight(tp) + acked);
+		else
+			now += acked;
+		cwnd = clamp(now, 1U, cwnd);
+	}
+	tcp_snd_cwnd_set(tp, cwnd);
+}
+
+/*
+ * The start rate: what TCP's initial window sends in one smoothed RTT
+ * (1 ms before any RTT sample, as BBR assumes), at most start_rate_permille
+ * of the rate ceiling.  The initial window itself is left as TCP set it;
+ * the first ACK replaces it with the safeguard window.
+ */
+static u64 timely_start_rate(const struct sock *sk, const struct timely_params *e)
+{
+	const struct tcp_sock *tp = tcp_sk(sk);
+	u32 srtt = dcc_srtt_us(tp);
+	u64 iw = dcc_div_u64((u64)tcp_snd_cwnd(tp) * tp->mss_cache *
+			     USEC_PER_SEC, srtt ? srtt : USEC_PER_MSEC);
+
+	return min(iw, dcc_div_u64(e->max_rate_bytes_ps *
+				   READ_ONCE(start_rate_permille), 1000));
 }
 
 static void timely_init(struct sock *sk)
 {
 	struct timely *ca = inet_csk_ca(sk);
-	u64 start = dcc_div_u64(timely_p.max_rate_bytes_ps *
-				READ_ONCE(start_rate_permille), 1000);
+	struct timely_params e;
 
-	timely_state_init(&ca->s, &timely_p, start);
-	ca->undo_rate_bytes_ps = ca->s.rate_bytes_ps;
-	ca->last_rtt_us = 0;
-	ca->seg_min_rtt_us = 0;
-	ca->reason = TIMELY_R_NONE;
+	timely_state_init(&ca->s, &timely_p, 0);
+	dcc_linerate_init(&ca->s.lr);
+	timely_effective(&timely_p, &ca->s, &e);
+	ca->s.rate_bytes_ps = timely_clamp_rate(&e, timely_start_rate(sk, &e));
 	dcc_plb_link_init(sk, &ca->plb);
 	dcc_ts_sock_init(&timely_ts, &ca->ts);
 	dcc_pacing_request(sk);
-	timely_apply(sk);
+	dcc_pacing_set_rate(sk, ca->s.rate_bytes_ps);
 }
 
 static void timely_release(struct sock *sk)
@@ -339,9 +405,24 @@ static void timely_cong_control(DCC_CONG_CONTROL_ARGS)
 	};
 	u32 acked, seg = READ_ONCE(segment_bytes), rtt;
 	bool plb_sample = false, plb_above = false;
+	struct timely_params e;
 	struct dcc_ts_split sp;
 	enum dcc_ts_verdict v;
 	u64 old_rate;
+
+	/* Every delivery-rate sample teaches the line-rate estimator. */
+	if (rs->delivered > 0 && rs->interval_us > 0)
+		timely_rate_sample(&ca->s, &timely_p, (u32)tp->tcp_mstamp,
+				   (u64)rs->delivered * tp->mss_cache,
+				   (u32)min_t(long, rs->interval_us, U32_MAX),
+				   rs->is_app_limited);
+	timely_effective(&timely_p, &ca->s, &e);
+	/*
+	 * The rate follows the learnt ceiling down at once (the start rate
+	 * is set before the path is known); that is no decision of the
+	 * engine, so no trace event and no counter.
+	 */
+	ca->s.rate_bytes_ps = timely_clamp_rate(&e, ca->s.rate_bytes_ps);
 
 	/*
 	 * With timestamps the RTT the engine sees is the fabric delay:
@@ -364,8 +445,13 @@ static void timely_cong_control(DCC_CONG_CONTROL_ARGS)
 		ca->s.acked_bytes = dcc_sat_u32((u64)ca->s.acked_bytes + acked);
 		goto apply;
 	}
-	ca->last_rtt_us = sp.fabric_us;
-	rtt = timely_rtt_for_engine(&timely_p, ca->last_rtt_us,
+	/*
+	 * The serialization is the NIC's (line_rate_mbps): pacing spreads
+	 * the packets at the path's rate, so a sample only holds the burst
+	 * the NIC put on the wire back to back, not its time at a slower
+	 * bottleneck (the learnt line rate).
+	 */
+	rtt = timely_rtt_for_engine(&timely_p, sp.fabric_us,
 				    timely_burst_bytes(sk, acked, seg));
 	/*
 	 * PLB's delay signal: the fraction of the round's samples above
@@ -373,17 +459,18 @@ static void timely_cong_control(DCC_CONG_CONTROL_ARGS)
 	 * the queue alone (Documentation/plb.rst explains the choice).
 	 */
 	plb_sample = true;
-	plb_above = rtt > timely_p.t_high_us;
-	if (READ_ONCE(rtt_min_filter) && ca->seg_min_rtt_us)
-		rtt = min(rtt, ca->seg_min_rtt_us);
-	ca->seg_min_rtt_us = rtt;
+	plb_above = rtt > e.t_high_us;
+	if (READ_ONCE(rtt_min_filter) && ca->s.seg_min_rtt_us)
+		rtt = min_t(u32, rtt, ca->s.seg_min_rtt_us);
+	ca->s.seg_min_rtt_us = min_t(u32, rtt, TIMELY_SEG_MIN_MAX_US);
 	if (!timely_account_acked(&ca->s, acked, seg,
 				  timely_no_more_data(sk)))
 		goto apply;
-	ca->seg_min_rtt_us = 0;
+	ca->s.seg_min_rtt_us = 0;
 	old_rate = ca->s.rate_bytes_ps;
 	timely_count(sk, TIMELY_MIB_COMPLETION);
-	switch (timely_on_completion(&ca->s, &timely_p, rtt)) {
+	switch (timely_on_completion_at(&ca->s, &timely_p, rtt,
+					(u32)tp->tcp_mstamp)) {
 	case TIMELY_FIRST:
 		break;
 	case TIMELY_AI_LOW:
@@ -410,24 +497,29 @@ static void timely_cong_control(DCC_CONG_CONTROL_ARGS)
 		timely_count(sk, TIMELY_MIB_PATCHED);
 		timely_decided(sk, ca, old_rate, TIMELY_R_PATCHED);
 		break;
+	default:
+		break;
 	}
+	timely_effective(&timely_p, &ca->s, &e);
 apply:
 	dcc_plb_link_ack(sk, &ca->plb, rs, plb_sample, plb_above);
-	timely_apply(sk);
+	timely_apply(sk, &e, rs);
 }
 
-/* One multiplicative cut by max_dec, remembered for undo. */
+/* One multiplicative cut by max_dec (undo takes it back). */
 static void timely_loss_cut(struct sock *sk, enum timely_reason reason)
 {
 	struct timely *ca = inet_csk_ca(sk);
-	u64 rate = ca->s.rate_bytes_ps;
+	u64 old_rate = ca->s.rate_bytes_ps;
+	struct timely_params e;
 
-	ca->undo_rate_bytes_ps = rate;
-	rate = timely_cut(&timely_p, rate, TIMELY_FRAC32_ONE);
-	ca->s.rate_bytes_ps = timely_clamp_rate(&timely_p, rate);
+	timely_effective(&timely_p, &ca->s, &e);
+	timely_loss_cut_rate(&ca->s, &e, reason == TIMELY_R_RTO ?
+			     TIMELY_LOSS_RTO : TIMELY_LOSS_RECOVERY);
 	timely_count(sk, reason == TIMELY_R_RTO ? TIMELY_MIB_RTO_CUT :
 						  TIMELY_MIB_RECOVERY_CUT);
-	timely_decided(sk, ca, ca->undo_rate_bytes_ps, reason);
+	timely_decided(sk, ca, old_rate, reason);
+	timely_apply(sk, &e, NULL);
 }
 
 static void timely_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
@@ -438,9 +530,8 @@ static void timely_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 	switch (ev) {
 	case CA_EVENT_LOSS:
 		/* Retransmit timeout: cut, and forget the RTT history. */
-		timely_loss_cut(sk, TIMELY_R_RTO);
 		timely_restart(&ca->s);
-		timely_apply(sk);
+		timely_loss_cut(sk, TIMELY_R_RTO);
 		break;
 	case CA_EVENT_TX_START:
 		/*
@@ -462,10 +553,8 @@ static void timely_set_state(struct sock *sk, u8 new_state)
 {
 	/* Fast recovery: one cut per recovery episode. */
 	if (new_state == TCP_CA_Recovery &&
-	    inet_csk(sk)->icsk_ca_state != TCP_CA_Recovery) {
+	    inet_csk(sk)->icsk_ca_state != TCP_CA_Recovery)
 		timely_loss_cut(sk, TIMELY_R_RECOVERY);
-		timely_apply(sk);
-	}
 }
 
 static u32 timely_ssthresh(struct sock *sk)
@@ -477,14 +566,14 @@ static u32 timely_undo_cwnd(struct sock *sk)
 {
 	struct timely *ca = inet_csk_ca(sk);
 	u64 old_rate = ca->s.rate_bytes_ps;
+	struct timely_params e;
 
 	/* The loss was spurious: take the cut back. */
-	ca->s.rate_bytes_ps = timely_clamp_rate(&timely_p,
-						max(ca->s.rate_bytes_ps,
-						    ca->undo_rate_bytes_ps));
+	timely_effective(&timely_p, &ca->s, &e);
+	timely_undo(&ca->s, &e);
 	timely_count(sk, TIMELY_MIB_UNDO);
 	timely_decided(sk, ca, old_rate, TIMELY_R_UNDO);
-	timely_apply(sk);
+	timely_apply(sk, &e, NULL);
 	return tcp_snd_cwnd(tcp_sk(sk));
 }
 
@@ -513,7 +602,11 @@ static size_t timely_get_info(struct sock *sk, u32 ext, int *attr,
 			      union tcp_cc_info *info)
 {
 	const struct timely *ca = inet_csk_ca(sk);
-	s64 gain = DCC_FX_ONE + (s64)ca->s.grad_fx;
+	struct timely_params e;
+	s64 gain;
+
+	timely_effective(&timely_p, &ca->s, &e);
+	gain = DCC_FX_ONE + (s64)timely_grad_fx(&ca->s, &e);
 
 	if (!(ext & (1 << (INET_DIAG_BBRINFO - 1))) &&
 	    !(ext & (1 << (INET_DIAG_VEGASINFO - 1))))
@@ -522,7 +615,7 @@ static size_t timely_get_info(struct sock *sk, u32 ext, int *attr,
 	info->bbr.bbr_bw_lo = (u32)ca->s.rate_bytes_ps;
 	info->bbr.bbr_bw_hi = (u32)(ca->s.rate_bytes_ps >> 32);
 	info->bbr.bbr_min_rtt = ca->s.prev_rtt_us;
-	info->bbr.bbr_pacing_gain = (u32)ca->reason << 8;
+	info->bbr.bbr_pacing_gain = (u32)ca->s.regime << 8;
 	/* From 16 fractional bits to ss's 8; at least 1/256. */
 	info->bbr.bbr_cwnd_gain = gain < 256 ? 1 : dcc_sat_u32(gain >> 8);
 	*attr = INET_DIAG_BBRINFO;
@@ -549,6 +642,12 @@ static int __init timely_register(void)
 
 	BUILD_BUG_ON(sizeof(struct timely) > ICSK_CA_PRIV_SIZE);
 	BUILD_BUG_ON(ARRAY_SIZE(timely_mib_names) != TIMELY_MIB_MAX);
+	/* s.regime is the last decision, as get_info reports it. */
+	BUILD_BUG_ON((int)TIMELY_MD_GRAD != (int)TIMELY_R_MD_GRAD ||
+		     (int)TIMELY_PATCHED != (int)TIMELY_R_PATCHED ||
+		     (int)TIMELY_LOSS_RTO != (int)TIMELY_R_RTO ||
+		     (int)TIMELY_LOSS_RECOVERY != (int)TIMELY_R_RECOVERY ||
+		     (int)TIMELY_UNDO != (int)TIMELY_R_UNDO);
 
 	timely_live = true;
 	if (timely_check_band("t_low_us", t_low_us) ||

@@ -45,6 +45,7 @@
 #define _DCC_TIMELY_H
 
 #include "dcc_fixed.h"
+#include "dcc_linerate.h"
 
 #define TIMELY_VARIANT_PAPER	0	/* Mittal et al., Algorithm 1 */
 #define TIMELY_VARIANT_PATCHED	1	/* Zhu et al., unique fixed point */
@@ -72,6 +73,10 @@ struct timely_params {
 	u64 min_rate_bytes_ps;	/* rate floor (the rate is never 0) */
 	u64 max_rate_bytes_ps;	/* rate ceiling, usually the line rate */
 	u64 line_rate_bytes_ps;	/* NIC rate, for the serialization delay */
+	u32 noise_band_us;	/* gradient dead band (0: none, the paper) */
+	u32 calibrate;		/* self-calibration, see timely_effective() */
+	u32 base_win_us;	/* base RTT window (calibration) */
+	struct dcc_linerate_params lr;	/* line-rate estimator (calibration) */
 };
 
 /* What one completion did (timely_state.regime). */
@@ -83,21 +88,44 @@ enum timely_regime {
 	TIMELY_HAI,		/* g <= 0, hai_thresh in a row: R += N delta */
 	TIMELY_MD_GRAD,		/* g > 0: R *= 1 - b g */
 	TIMELY_PATCHED,		/* patched variant's update in the band */
+	TIMELY_LOSS_RTO,	/* retransmit timeout: cut by max_dec */
+	TIMELY_LOSS_RECOVERY,	/* fast recovery: cut by max_dec */
+	TIMELY_UNDO,		/* a loss cut taken back */
 };
 
 /* Flags in timely_state.flags. */
 #define TIMELY_F_PREV_VALID	0x01	/* prev_rtt_us holds a sample */
 
-/* Per-connection state; lives in the socket's congestion-control area. */
+/*
+ * Noise is kept in 1/8 us; the base RTT (at most 2^21 - 1 us, 2.1 s) and
+ * its stamp (units of 2^20 us, ~1 s, wrapping every ~18 min) share a word.
+ */
+#define TIMELY_NOISE_SHIFT	3
+#define TIMELY_NOISE_MAX	0xffff
+#define TIMELY_BASE_MAX_US	(BIT(21) - 1)
+#define TIMELY_STAMP_SHIFT	20
+#define TIMELY_STAMP_MASK	(BIT(10) - 1)
+#define TIMELY_SEG_MIN_MAX_US	(BIT(24) - 1)
+
+/*
+ * Per-connection state; lives in the socket's congestion-control area
+ * (64 bytes with the line-rate estimator: the glue adds PLB's 32 and the
+ * timestamp stash's 8 to fill the 104).  The gradient is not stored:
+ * timely_grad_fx() recomputes it from rtt_diff_fx.
+ */
 struct timely_state {
 	u64 rate_bytes_ps;	/* target rate, bytes per second */
 	s64 rtt_diff_fx;	/* EWMA of RTT differences, us, signed fx */
+	struct dcc_linerate lr;	/* learnt line rate (calibration) */
 	u32 prev_rtt_us;	/* previous sample (if TIMELY_F_PREV_VALID) */
-	s32 grad_fx;		/* last normalized gradient, signed fx */
 	u32 acked_bytes;	/* bytes acked towards the next completion */
+	u32 seg_min_rtt_us:24;	/* smallest RTT in this completion (0: none) */
+	u32 regime:8;		/* enum timely_regime of the last decision */
+	u32 base_rtt_us:21;	/* windowed minimum engine RTT (0: none yet) */
+	u32 base_stamp:10;	/* when base_rtt_us was set, 2^20 us units */
+	u32 flags:1;		/* TIMELY_F_* */
+	u16 noise_us8;		/* mean |RTT change| per completion, 1/8 us */
 	u16 neg_count;		/* completions in a row with g <= 0 */
-	u8 regime;		/* enum timely_regime of the last update */
-	u8 flags;		/* TIMELY_F_* */
 };
 
 /*
@@ -128,6 +156,14 @@ static inline void timely_params_default(struct timely_params *p,
 		p->min_rate_bytes_ps = 1;
 	p->max_rate_bytes_ps = line;
 	p->line_rate_bytes_ps = line_rate_bytes_ps;
+	p->noise_band_us = 0;
+	p->calibrate = 0;
+	p->base_win_us = 10000000;
+	p->lr.cap_bytes_ps = line;
+	p->lr.init_bytes_ps = line;
+	p->lr.floor_bytes_ps = dcc_div_u64(line, 10000);
+	p->lr.win_us = 10000000;
+	p->lr.headroom_pct = 25;
 }
 
 /*
@@ -179,9 +215,9 @@ static inline void timely_state_init(struct timely_state *s,
 static inline void timely_restart(struct timely_state *s)
 {
 	s->rtt_diff_fx = 0;
-	s->grad_fx = 0;
 	s->neg_count = 0;
 	s->acked_bytes = 0;
+	s->seg_min_rtt_us = 0;
 	s->flags &= ~TIMELY_F_PREV_VALID;
 }
 
@@ -362,6 +398,24 @@ static inline u64 timely_patched_rate(const struct timely_params *p,
 }
 
 /*
+ * The RTT difference the decisions use: rtt_diff_fx moved towards 0 by
+ * noise_band_us (soft threshold), so a change within the measured noise
+ * reads as no change.  With noise_band_us 0 it is rtt_diff_fx itself.
+ */
+static inline s64 timely_dead_band(const struct timely_params *p,
+				   s64 rtt_diff_fx)
+{
+	s64 band = (s64)dcc_min_u32(p->noise_band_us, TIMELY_RTT_LIMIT_US) *
+		   DCC_FX_ONE;
+
+	if (rtt_diff_fx > band)
+		return rtt_diff_fx - band;
+	if (rtt_diff_fx < -band)
+		return rtt_diff_fx + band;
+	return 0;
+}
+
+/*
  * Process one completion event with the engine RTT rtt_us (see
  * timely_rtt_for_engine()).  Updates s->rate_bytes_ps; returns what it did.
  *
@@ -378,7 +432,7 @@ timely_on_completion(struct timely_state *s, const struct timely_params *p,
 	u64 rate = timely_clamp_rate(p, s->rate_bytes_ps);
 	u64 delta = dcc_min_u64(p->delta_bytes_ps, TIMELY_RATE_LIMIT);
 	enum timely_regime r;
-	s64 new_diff_fx;
+	s64 new_diff_fx, diff;
 
 	rtt_us = dcc_min_u32(rtt_us, TIMELY_RTT_LIMIT_US);
 	if (!(s->flags & TIMELY_F_PREV_VALID)) {
@@ -395,8 +449,8 @@ timely_on_completion(struct timely_state *s, const struct timely_params *p,
 	s->prev_rtt_us = rtt_us;
 	s->rtt_diff_fx = timely_ewma_fx(timely_clamp_diff(s->rtt_diff_fx),
 					new_diff_fx, p->ewma_alpha_fx);
-	s->grad_fx = timely_gradient_fx(p, s->rtt_diff_fx);
-	if (s->rtt_diff_fx > 0)
+	diff = timely_dead_band(p, s->rtt_diff_fx);
+	if (diff > 0)
 		s->neg_count = 0;
 	else if (s->neg_count < TIMELY_NEG_COUNT_MAX)
 		s->neg_count++;
@@ -408,10 +462,9 @@ timely_on_completion(struct timely_state *s, const struct timely_params *p,
 		rate = timely_cut(p, rate, timely_high_cut32(p, rtt_us));
 		r = TIMELY_MD_HIGH;
 	} else if (p->variant == TIMELY_VARIANT_PATCHED) {
-		rate = timely_patched_rate(p, rate, rtt_us,
-					   s->rtt_diff_fx);
+		rate = timely_patched_rate(p, rate, rtt_us, diff);
 		r = TIMELY_PATCHED;
-	} else if (s->rtt_diff_fx <= 0) {
+	} else if (diff <= 0) {
 		if (s->neg_count >= p->hai_thresh) {
 			rate += delta * dcc_min_u32(p->hai_n,
 						    TIMELY_HAI_N_LIMIT);
@@ -421,14 +474,186 @@ timely_on_completion(struct timely_state *s, const struct timely_params *p,
 			r = TIMELY_AI;
 		}
 	} else {
-		rate = timely_cut(p, rate,
-				  timely_grad_cut32(p, s->rtt_diff_fx));
+		rate = timely_cut(p, rate, timely_grad_cut32(p, diff));
 		r = TIMELY_MD_GRAD;
 	}
 
 	s->rate_bytes_ps = timely_clamp_rate(p, rate);
 	s->regime = r;
 	return r;
+}
+
+/*
+ * Self-calibration (p->calibrate != 0).
+ *
+ * The paper's constants assume a fabric: a 10 Gbit/s NIC, a base RTT of
+ * about min_rtt_us (20 us), hardware timestamps.  Where the path differs,
+ * the constants are wrong in a known direction, so the engine measures
+ * the path and never uses a value below what the measurement allows:
+ *
+ *  - line rate: learnt from delivery-rate samples (dcc_linerate.h), the
+ *    line_rate parameter its cap; the rate ceiling, the serialization
+ *    delay and the additive step (the same fraction of the line rate
+ *    the parameters give at line_rate) follow it;
+ *  - base RTT b: windowed minimum of the engine RTTs (base_win_us; when
+ *    it expires it rises by at most 1/8 at a time, so a standing queue
+ *    cannot pull it up at once);
+ *  - noise n: mean |change| of the engine RTT between completions
+ *    (EWMA, gain 1/8), i.e. how much the RTT moves without a queue
+ *    changing;
+ *  - floor f = b + 2 n, where a quiet path's RTTs lie; then
+ *    min_rtt = max(min_rtt_us, f), T_low = max(t_low_us, 1.5 f),
+ *    T_high = max(t_high_us, 3 f), and a gradient dead band of 2 n.
+ *
+ * On a fabric (b ~ 10 us, little noise) every max() picks the paper's
+ * value; on a slower or noisier path the thresholds scale with it.
+ */
+#define TIMELY_NOISE_BAND_K	2	/* dead band = K * noise */
+#define TIMELY_FLOOR_NOISE_K	2	/* floor = base + K * noise */
+
+/* Measured noise in us (rounded down). */
+static inline u32 timely_noise_us(const struct timely_state *s)
+{
+	return s->noise_us8 >> TIMELY_NOISE_SHIFT;
+}
+
+/* Feed one delivery-rate sample to the line-rate estimator. */
+static inline void timely_rate_sample(struct timely_state *s,
+				      const struct timely_params *p,
+				      u32 now_us, u64 delivered_bytes,
+				      u32 interval_us, bool app_limited)
+{
+	dcc_linerate_sample(&s->lr, &p->lr, now_us, delivered_bytes,
+			    interval_us, app_limited);
+}
+
+/* Update base RTT and noise with a completion's engine RTT. */
+static inline void timely_calibrate(struct timely_state *s,
+				    const struct timely_params *p,
+				    u32 rtt_us, u32 now_us)
+{
+	u32 stamp = (now_us >> TIMELY_STAMP_SHIFT) & TIMELY_STAMP_MASK;
+	u32 win = p->base_win_us >> TIMELY_STAMP_SHIFT;
+	u32 age = (stamp - s->base_stamp) & TIMELY_STAMP_MASK;
+
+	rtt_us = dcc_clamp_u32(rtt_us, 1, TIMELY_RTT_LIMIT_US);
+	if (s->flags & TIMELY_F_PREV_VALID) {
+		u32 prev = dcc_min_u32(s->prev_rtt_us, TIMELY_RTT_LIMIT_US);
+		u64 d = rtt_us > prev ? rtt_us - prev : prev - rtt_us;
+		s64 n = s->noise_us8;
+
+		d = dcc_min_u64(d << TIMELY_NOISE_SHIFT, TIMELY_NOISE_MAX);
+		n += ((s64)d - n) / 8;
+		s->noise_us8 = (u16)dcc_clamp_u32((u32)n, 0, TIMELY_NOISE_MAX);
+	}
+	rtt_us = dcc_min_u32(rtt_us, TIMELY_BASE_MAX_US);
+	if (!s->base_rtt_us || rtt_us <= s->base_rtt_us) {
+		s->base_rtt_us = rtt_us;
+		s->base_stamp = stamp;
+	} else if (age > dcc_max_u32(win, 1)) {
+		u32 up = s->base_rtt_us + s->base_rtt_us / 8 + 1;
+
+		s->base_rtt_us = dcc_min_u32(rtt_us, up);
+		s->base_stamp = stamp;
+	}
+}
+
+/*
+ * The parameters in force for this connection: p itself without
+ * calibration, else with the learnt line rate and the thresholds from
+ * the measured base RTT and noise (see above).  e stays valid
+ * (timely_params_valid()) when p is.
+ */
+static inline void timely_effective(const struct timely_params *p,
+				    const struct timely_state *s,
+				    struct timely_params *e)
+{
+	u64 line, lp, frac;
+	u32 f, n;
+
+	*e = *p;
+	if (!p->calibrate)
+		return;
+	line = dcc_min_u64(dcc_linerate_bytes_ps(&s->lr, &p->lr),
+			   TIMELY_RATE_LIMIT);
+	lp = dcc_min_u64(p->line_rate_bytes_ps, TIMELY_RATE_LIMIT);
+	e->line_rate_bytes_ps = line;
+	e->max_rate_bytes_ps = dcc_min_u64(p->max_rate_bytes_ps, line);
+	if (e->min_rate_bytes_ps > e->max_rate_bytes_ps)
+		e->min_rate_bytes_ps = e->max_rate_bytes_ps;
+	if (lp && line < lp) {
+		/* delta / line_rate with 23 fractional bits (<= 1). */
+		frac = dcc_div_u64(dcc_min_u64(p->delta_bytes_ps, lp) << 23,
+				   lp);
+		e->delta_bytes_ps = (line * frac) >> 23;
+		if (!e->delta_bytes_ps)
+			e->delta_bytes_ps = 1;
+	}
+	if (!s->base_rtt_us)
+		return;
+	n = timely_noise_us(s);
+	f = dcc_min_u32(s->base_rtt_us + TIMELY_FLOOR_NOISE_K * n,
+			TIMELY_RTT_LIMIT_US / 4);
+	e->min_rtt_us = dcc_max_u32(p->min_rtt_us, f);
+	e->t_low_us = dcc_max_u32(p->t_low_us, f + f / 2);
+	e->t_high_us = dcc_max_u32(dcc_max_u32(p->t_high_us, 3 * f),
+				   e->t_low_us + 1);
+	e->noise_band_us = dcc_max_u32(p->noise_band_us,
+				       TIMELY_NOISE_BAND_K * n);
+}
+
+/*
+ * The normalized gradient the last decision used (after the dead band),
+ * signed fx; e is the connection's effective parameters.
+ */
+static inline s32 timely_grad_fx(const struct timely_state *s,
+				 const struct timely_params *e)
+{
+	return timely_gradient_fx(e, timely_dead_band(e, s->rtt_diff_fx));
+}
+
+/* Calibrate with rtt_us, then the completion update with the result. */
+static inline enum timely_regime
+timely_on_completion_at(struct timely_state *s, const struct timely_params *p,
+			u32 rtt_us, u32 now_us)
+{
+	struct timely_params e;
+
+	if (p->calibrate)
+		timely_calibrate(s, p, rtt_us, now_us);
+	timely_effective(p, s, &e);
+	return timely_on_completion(s, &e, rtt_us);
+}
+
+/*
+ * A loss: cut the rate by max_dec (regime TIMELY_LOSS_RTO or
+ * TIMELY_LOSS_RECOVERY); e is the connection's effective parameters.
+ */
+static inline void timely_loss_cut_rate(struct timely_state *s,
+					const struct timely_params *e,
+					enum timely_regime why)
+{
+	u64 rate = timely_clamp_rate(e, s->rate_bytes_ps);
+
+	s->rate_bytes_ps = timely_clamp_rate(e, timely_cut(e, rate,
+							   TIMELY_FRAC32_ONE));
+	s->regime = why;
+}
+
+/*
+ * The last loss cut was spurious: take it back, i.e. divide the rate by
+ * 1 - max_dec (the state keeps no copy of the old rate: it would not fit
+ * the socket's congestion-control area).
+ */
+static inline void timely_undo(struct timely_state *s,
+			       const struct timely_params *e)
+{
+	u64 keep = DCC_FX_ONE - dcc_min_u32(e->max_dec_fx, DCC_FX_ONE - 1);
+	u64 rate = dcc_min_u64(s->rate_bytes_ps, TIMELY_RATE_LIMIT);
+
+	s->rate_bytes_ps = timely_clamp_rate(e, dcc_div_u64(rate << DCC_FX_SHIFT,
+							    keep));
+	s->regime = TIMELY_UNDO;
 }
 
 #endif /* _DCC_TIMELY_H */

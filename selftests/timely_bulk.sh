@@ -6,8 +6,10 @@
 # the same test on the same network, fills the buffer.  Both variants must
 # keep the link busy (relative to cubic's goodput in the same run).
 #
-# Asserted with generous margins (the emulated VM is noisy): directions and
-# ratios, not exact figures; each figure is the better of two runs.
+# Shipped defaults (calibrate=1: line rate, thresholds and dead band from
+# the path), one run per cc; the margins are the algorithm's: a rate-based
+# sender that cuts above T_high (about 3 base RTTs here) and recovers by
+# additive steps leaves some of the link unused after each cut.
 . "$(dirname "$0")/lib.sh"
 require_root
 require_cmd iperf3 jq ping
@@ -28,53 +30,36 @@ iperf_server 5201
 
 idle=$(ping_rtts 50 0.01 | percentile 50)
 log "idle RTT p50 ${idle} us"
-t_high=$(get_param $MOD t_high_us)
-
-# best_of2 CC LABEL: the run with the higher goodput of two.  The emulator's
-# hiccups (or another VM on the host) can starve one run; a real
-# regression shows in both.
-best_of2() {
-	local a b
-	a=$(measure_bulk "$1" "$SECS")
-	b=$(measure_bulk "$1" "$SECS")
-	log "$2 runs: [$a] [$b]" >&2
-	awk -v a="$a" -v b="$b" 'BEGIN { split(a, x); split(b, y)
-		print (x[1] >= y[1] ? a : b) }'
-}
+# Of cubic's goodput.  The patched variant recovers from a cut above
+# T_high by delta * (1 - w), about half the paper's step, and measured
+# 68-71 % here with one flow (the paper's 90-96 %).
+UTIL_MIN_PAPER=${UTIL_MIN_PAPER:-80}
+UTIL_MIN_PATCHED=${UTIL_MIN_PATCHED:-60}
 
 set_param $MOD variant 0
-read -r p_mbps p_p50 p_p99 p_retr <<< "$(best_of2 timely "timely (paper)")"
+read -r p_mbps p_p50 p_p99 p_retr <<< "$(measure_bulk timely "$SECS")"
 log "timely (paper): ${p_mbps} Mbit/s, RTT p50 ${p_p50} us p99 ${p_p99} us, ${p_retr} retransmits"
 set_param $MOD variant 1
-read -r t_mbps t_p50 t_p99 t_retr <<< "$(best_of2 timely "timely (patched)")"
+read -r t_mbps t_p50 t_p99 t_retr <<< "$(measure_bulk timely "$SECS")"
 log "timely (patched): ${t_mbps} Mbit/s, RTT p50 ${t_p50} us p99 ${t_p99} us, ${t_retr} retransmits"
-read -r c_mbps c_p50 c_p99 c_retr <<< "$(best_of2 cubic cubic)"
+read -r c_mbps c_p50 c_p99 c_retr <<< "$(measure_bulk cubic "$SECS")"
 log "cubic: ${c_mbps} Mbit/s, RTT p50 ${c_p50} us p99 ${c_p99} us, ${c_retr} retransmits"
 
-# Utilization relative to cubic measured in the same run on the same
-# network (another VM on the host costs every flow here, cubic included);
-# the absolute bound catches a collapse.  The RTT is bounded in absolute
-# terms (T_high + 3 ms) and must be well below cubic's; a third, not a
-# fifth, because the patched fixed point is 1.5-2 ms by design and a cubic
-# slowed by a busy host filled the FIFO only to 10-12 ms in some runs.
-# See Documentation/timely.rst, "VM test bed", for the figures.
-# A busy host can keep cubic CPU bound below the link rate (it then builds
-# 8-30 ms of queue instead of 100): 5x idle still tells a filling buffer.
 expect "cubic fills the deep buffer (RTT p50 > 5x idle)" \
 	"$c_p50 > 5 * $idle"
-# check_variant NAME MBPS P50
+# check_variant NAME MBPS P50 P99 MIN_PCT
 check_variant() {
-	expect "$1 timely does not collapse (>= 40 % of ${RATE} Mbit/s)" \
-		"$2 >= 0.40 * $RATE"
-	expect "$1 timely keeps utilization high (>= 50 % of cubic's goodput)" \
-		"$2 >= 0.50 * $c_mbps"
-	expect "$1 timely RTT p50 stays near T_high (< T_high + 3 ms)" \
-		"$3 < $t_high + 3000"
-	expect "$1 timely RTT p50 is under a third of cubic's" \
-		"$3 * 3 < $c_p50"
+	expect "$1 timely does not collapse (>= 50 % of ${RATE} Mbit/s)" \
+		"$2 >= 0.50 * $RATE"
+	expect "$1 timely keeps utilization high (>= $5 % of cubic's goodput)" \
+		"$2 >= $5 / 100 * $c_mbps"
+	expect "$1 timely RTT p50 stays near the base RTT (< 4x idle)" \
+		"$3 < 4 * $idle"
+	expect "$1 timely RTT p99 is under a tenth of cubic's p50" \
+		"$4 * 10 < $c_p50"
 }
-check_variant paper "$p_mbps" "$p_p50"
-check_variant patched "$t_mbps" "$t_p50"
+check_variant paper "$p_mbps" "$p_p50" "$p_p99" "$UTIL_MIN_PAPER"
+check_variant patched "$t_mbps" "$t_p50" "$t_p99" "$UTIL_MIN_PATCHED"
 
 topo_cleanup
 trap - EXIT

@@ -19,8 +19,10 @@ typedef unsigned __int128 u128;
 
 #define ONE_D		65536.0
 #define LINE_10G	1250000000ULL	/* 10 Gbit/s in bytes per second */
+/* A rate as the line-rate estimator stores it (256 B/s units). */
+#define UNIT_RATE(b)	((b) >> DCC_LINERATE_UNIT_SHIFT << DCC_LINERATE_UNIT_SHIFT)
 
-_Static_assert(sizeof(struct timely_state) <= 48,
+_Static_assert(sizeof(struct timely_state) <= 72,
 	       "timely_state must fit the congestion-control area");
 
 static double fx_d(u32 fx)
@@ -243,7 +245,7 @@ static void test_first_sample(void **state)
 	assert_int_equal(s.rate_bytes_ps, 400000000ULL + 1250000);
 	assert_true(s.rtt_diff_fx < 0);
 	/* -4900 * 0.875 / 20 = -214.375 */
-	assert_int_equal(s.grad_fx, (s32)(-214.375 * ONE_D));
+	assert_int_equal(timely_grad_fx(&s, &p), (s32)(-214.375 * ONE_D));
 
 	/* restart forgets the history, keeps the rate. */
 	timely_restart(&s);
@@ -388,7 +390,7 @@ static void test_thresholds(void **state)
 	step_expect(&s, &p, 1, TIMELY_FIRST, 0);
 	for (rtt = 5; rtt < 50; rtt += 4)
 		step_expect(&s, &p, rtt, TIMELY_AI_LOW, 1250000);
-	assert_true(s.grad_fx > 0);
+	assert_true(timely_grad_fx(&s, &p) > 0);
 
 	/* Above T_high: cut by b (1 - T_high / rtt) even while falling. */
 	p.max_dec_fx = 65536;
@@ -400,7 +402,7 @@ static void test_thresholds(void **state)
 
 		assert_int_equal(timely_on_completion(&s, &p, high[i]),
 				 TIMELY_MD_HIGH);
-		assert_true(s.grad_fx < 0);
+		assert_true(timely_grad_fx(&s, &p) < 0);
 		assert_near(s.rate_bytes_ps, fmax(want, 125000), 2 + want * 1e-4);
 	}
 
@@ -534,7 +536,7 @@ static void test_caps(void **state)
 	timely_on_completion(&s, &p, 300);
 	while (s.rtt_diff_fx)
 		timely_on_completion(&s, &p, 300);
-	assert_int_equal(s.grad_fx, 0);
+	assert_int_equal(timely_grad_fx(&s, &p), 0);
 	{
 		bool hai = s.neg_count + 1 >= 5;
 
@@ -977,7 +979,7 @@ static void test_random_invariants(void **state)
 			assert_int_equal(s.neg_count, 0);
 			assert_true(s.rate_bytes_ps <= before);
 		}
-		assert_true(s.grad_fx == 0 || (s.grad_fx < 0) ==
+		assert_true(timely_grad_fx(&s, &p) == 0 || (timely_grad_fx(&s, &p) < 0) ==
 			    (s.rtt_diff_fx < 0));
 	}
 }
@@ -1024,6 +1026,188 @@ static void test_params_default(void **state)
 	assert_false(timely_params_valid(&p));
 }
 
+/* ---- self-calibration (calibrate = 1) ---- */
+
+static struct timely_params calib_params(void)
+{
+	struct timely_params p;
+
+	timely_params_default(&p, LINE_10G);
+	p.calibrate = 1;
+	p.lr.headroom_pct = 0;
+	return p;
+}
+
+/* Feed n completions of rtt at 1 ms steps from *t. */
+static void feed(struct timely_state *s, const struct timely_params *p,
+		 u32 *t, u32 rtt, int n)
+{
+	while (n-- > 0) {
+		*t += 1000;
+		timely_on_completion_at(s, p, rtt, *t);
+	}
+}
+
+static void test_calib_off_is_paper(void **state)
+{
+	struct timely_params p = paper_params(), e;
+	struct timely_state s;
+	u32 t = 0;
+
+	(void)state;
+	timely_state_init(&s, &p, 400000000ULL);
+	feed(&s, &p, &t, 300, 10);
+	timely_effective(&p, &s, &e);
+	assert_memory_equal(&p, &e, sizeof(p));
+	/* Without calibration nothing is measured. */
+	assert_int_equal(s.base_rtt_us, 0);
+	assert_int_equal(s.noise_us8, 0);
+}
+
+static void test_calib_thresholds(void **state)
+{
+	struct timely_params p = calib_params(), e;
+	struct timely_state s;
+	u32 t = 0;
+
+	(void)state;
+	/* A fabric: base 10 us, no noise: the paper's values stay. */
+	timely_state_init(&s, &p, 400000000ULL);
+	feed(&s, &p, &t, 10, 20);
+	timely_effective(&p, &s, &e);
+	assert_int_equal(s.base_rtt_us, 10);
+	assert_int_equal(e.t_low_us, 50);
+	assert_int_equal(e.t_high_us, 500);
+	assert_int_equal(e.min_rtt_us, 20);
+	assert_int_equal(e.noise_band_us, 0);
+	assert_true(timely_params_valid(&e));
+
+	/* The bed: base 280 us, no noise: f = 280. */
+	timely_state_init(&s, &p, 400000000ULL);
+	feed(&s, &p, &t, 280, 20);
+	timely_effective(&p, &s, &e);
+	assert_int_equal(e.min_rtt_us, 280);
+	assert_int_equal(e.t_low_us, 420);
+	assert_int_equal(e.t_high_us, 840);
+	assert_true(timely_params_valid(&e));
+
+	/* Alternating 280 / 380: noise 100 us, f = base + 200. */
+	feed(&s, &p, &t, 380, 1);
+	for (int i = 0; i < 100; i++)
+		feed(&s, &p, &t, i & 1 ? 380 : 280, 1);
+	timely_effective(&p, &s, &e);
+	assert_int_equal(s.base_rtt_us, 280);
+	assert_int_equal(timely_noise_us(&s), 99);	/* EWMA, from below */
+	assert_int_equal(e.min_rtt_us, 280 + 2 * 99);
+	assert_int_equal(e.t_low_us, (280 + 2 * 99) * 3 / 2);
+	assert_int_equal(e.t_high_us, (280 + 2 * 99) * 3);
+	assert_int_equal(e.noise_band_us, 2 * 99);
+}
+
+/* Within the dead band a rising RTT is no gradient: no cut. */
+static void test_calib_dead_band(void **state)
+{
+	struct timely_params p = calib_params(), e;
+	struct timely_state s;
+	u64 before;
+	u32 t = 0;
+	int i;
+
+	(void)state;
+	timely_state_init(&s, &p, 100000000ULL);
+	/* Base 300 us, then noise of 20 us around 600 (in the band). */
+	feed(&s, &p, &t, 300, 1);
+	for (i = 0; i < 200; i++) {
+		feed(&s, &p, &t, i & 1 ? 620 : 600, 1);
+		/* The jump from 300 is a rise; then only noise. */
+		if (i >= 50)
+			assert_int_not_equal(s.regime, TIMELY_MD_GRAD);
+	}
+	timely_effective(&p, &s, &e);
+	assert_int_equal(e.noise_band_us, 2 * timely_noise_us(&s));
+	assert_true(e.noise_band_us >= 36 && e.noise_band_us <= 40);
+	assert_true(e.t_low_us <= 600 && e.t_high_us > 620);
+	s.rate_bytes_ps = 100000000ULL;
+	before = s.rate_bytes_ps;
+	feed(&s, &p, &t, 600, 1);
+	assert_true(s.regime == TIMELY_AI || s.regime == TIMELY_HAI);
+	assert_true(s.rate_bytes_ps > before);
+	/* A rise well beyond the band is a gradient again. */
+	assert_int_equal(timely_on_completion_at(&s, &p, 700, t += 1000),
+			 TIMELY_MD_GRAD);
+	assert_true(timely_grad_fx(&s, &p) >= 0);
+}
+
+static void test_calib_line_rate(void **state)
+{
+	struct timely_params p = calib_params(), e;
+	struct timely_state s;
+	u64 line = 12500000;	/* 100 Mbit/s */
+
+	(void)state;
+	timely_state_init(&s, &p, 0);
+	/* Before any sample: the parameters (10 Gbit/s). */
+	timely_effective(&p, &s, &e);
+	assert_int_equal(e.max_rate_bytes_ps, LINE_10G);
+	assert_int_equal(e.delta_bytes_ps, 1250000);
+	timely_rate_sample(&s, &p, 1000, line / 1000, 1000, false);
+	timely_effective(&p, &s, &e);
+	assert_int_equal(e.max_rate_bytes_ps, UNIT_RATE(line));
+	assert_int_equal(e.line_rate_bytes_ps, UNIT_RATE(line));
+	/* delta: the same 1/1000 of the learnt line, to rounding. */
+	assert_near(e.delta_bytes_ps, UNIT_RATE(line) / 1000.0, 2);
+	/* The rate is clamped to the learnt ceiling. */
+	s.rate_bytes_ps = LINE_10G;
+	timely_on_completion_at(&s, &p, 300, 2000);
+	assert_true(s.rate_bytes_ps <= UNIT_RATE(line));
+	/* Headroom: 25 % above the best sample. */
+	p.lr.headroom_pct = 25;
+	timely_effective(&p, &s, &e);
+	assert_int_equal(e.max_rate_bytes_ps, UNIT_RATE(line) * 125 / 100);
+	/* Never above max_rate_mbps. */
+	p.max_rate_bytes_ps = 10000000;
+	timely_effective(&p, &s, &e);
+	assert_int_equal(e.max_rate_bytes_ps, 10000000);
+}
+
+static void test_calib_base_window(void **state)
+{
+	struct timely_params p = calib_params();
+	struct timely_state s;
+	u32 t = 0;
+
+	(void)state;
+	p.base_win_us = 2000000;	/* 2 s */
+	timely_state_init(&s, &p, 100000000ULL);
+	feed(&s, &p, &t, 300, 1);
+	assert_int_equal(s.base_rtt_us, 300);
+	/* A standing queue: the base rises by at most 1/8 per window. */
+	feed(&s, &p, &t, 900, 10000);		/* 10 s */
+	assert_true(s.base_rtt_us > 300 && s.base_rtt_us <= 300 * 9 / 8 * 9 / 8 * 9 / 8 * 9 / 8 + 4);
+	/* A lower sample takes over at once. */
+	feed(&s, &p, &t, 250, 1);
+	assert_int_equal(s.base_rtt_us, 250);
+}
+
+static void test_loss_cut_undo(void **state)
+{
+	struct timely_params p = paper_params();
+	struct timely_state s;
+
+	(void)state;
+	timely_state_init(&s, &p, 400000000ULL);
+	timely_loss_cut_rate(&s, &p, TIMELY_LOSS_RTO);
+	assert_int_equal(s.rate_bytes_ps, 200000000ULL);
+	assert_int_equal(s.regime, TIMELY_LOSS_RTO);
+	timely_undo(&s, &p);
+	assert_int_equal(s.rate_bytes_ps, 400000000ULL);
+	assert_int_equal(s.regime, TIMELY_UNDO);
+	/* Undo never exceeds the ceiling. */
+	s.rate_bytes_ps = LINE_10G;
+	timely_undo(&s, &p);
+	assert_int_equal(s.rate_bytes_ps, LINE_10G);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1042,6 +1226,12 @@ int main(void)
 		cmocka_unit_test(test_patched_single_flow),
 		cmocka_unit_test(test_two_flows),
 		cmocka_unit_test(test_random_invariants),
+		cmocka_unit_test(test_calib_off_is_paper),
+		cmocka_unit_test(test_calib_thresholds),
+		cmocka_unit_test(test_calib_dead_band),
+		cmocka_unit_test(test_calib_line_rate),
+		cmocka_unit_test(test_calib_base_window),
+		cmocka_unit_test(test_loss_cut_undo),
 	};
 
 	return cmocka_run_group_tests_name("dcc_timely", tests, NULL, NULL);

@@ -152,6 +152,8 @@ struct sim {
 	u32 seg_min_rtt_us;
 	bool bounded;		/* an update ran under the current params */
 	u32 srtt, mss, clamp;
+	u32 now;		/* us clock of the calibrated events */
+	bool calib_last;	/* the last update had a dead band */
 };
 
 static u64 rate_lo(const struct timely_params *p)
@@ -196,12 +198,14 @@ static void check_state(struct sim *x)
 	FZ_CHECK(f, s->rtt_diff_fx <= TIMELY_DIFF_LIMIT_FX &&
 		 s->rtt_diff_fx >= -TIMELY_DIFF_LIMIT_FX, "rtt_diff_fx %lld",
 		 (long long)s->rtt_diff_fx);
-	FZ_CHECK(f, s->rtt_diff_fx > 0 ? s->grad_fx >= 0 :
-		 s->rtt_diff_fx < 0 ? s->grad_fx <= 0 : s->grad_fx == 0,
-		 "gradient %d against rtt_diff %lld", s->grad_fx,
+	FZ_CHECK(f, s->rtt_diff_fx > 0 ? timely_grad_fx(s, &x->p) >= 0 :
+		 s->rtt_diff_fx < 0 ? timely_grad_fx(s, &x->p) <= 0 :
+		 timely_grad_fx(s, &x->p) == 0,
+		 "gradient %d against rtt_diff %lld", timely_grad_fx(s, &x->p),
 		 (long long)s->rtt_diff_fx);
+	/* (With a dead band a small rise counts as g <= 0.) */
 	if (s->rtt_diff_fx > 0 && (s->flags & TIMELY_F_PREV_VALID) &&
-	    s->regime != TIMELY_FIRST)
+	    s->regime != TIMELY_FIRST && !x->calib_last)
 		FZ_CHECK(f, s->neg_count == 0, "neg_count %u, g > 0",
 			 s->neg_count);
 	check_apply(x);
@@ -226,6 +230,7 @@ static void completion(struct sim *x, u32 rtt)
 
 	g = timely_on_completion(s, p, rtt);
 	x->bounded = true;
+	x->calib_last = false;
 	FZ_LOG(f, "completion rtt=%u regime=%d rate %llu -> %llu diff %lld neg %u",
 	       rtt, g, (unsigned long long)old,
 	       (unsigned long long)s->rate_bytes_ps, (long long)s->rtt_diff_fx,
@@ -387,6 +392,56 @@ static void sim_init_conn(struct sim *x)
 	x->bounded = true;
 }
 
+/*
+ * Self-calibration (calibrate = 1, as the module's default): a delivery
+ * rate sample or a completion through timely_on_completion_at().  The
+ * effective parameters stay valid, never below the parameters' thresholds
+ * nor above their ceiling, and the rate stays within them.
+ */
+static void ev_calibrated(struct sim *x, bool sample)
+{
+	struct fz *f = &x->f;
+	struct timely_params p = x->p, e;
+
+	p.calibrate = 1;
+	p.base_win_us = fz_u32_edge(f);
+	p.lr.win_us = fz_u32_edge(f);
+	p.lr.headroom_pct = fz_range(f, 0, 1000);
+	x->now += fz_u32_edge(f) >> (fz_u8(f) & 31);
+	if (sample) {
+		timely_rate_sample(&x->s, &p, x->now, fz_u64_edge(f),
+				   fz_u32_edge(f), fz_bool(f));
+	} else {
+		x->calib_last = true;
+		timely_on_completion_at(&x->s, &p, fz_u8(f) & 1 ?
+					fz_range(f, 1, 5000) : fz_u32_edge(f),
+					x->now);
+		x->bounded = false;
+	}
+	timely_effective(&p, &x->s, &e);
+	FZ_LOG(f, "calibrated: base %u noise %u t_low %u t_high %u band %u max %llu",
+	       x->s.base_rtt_us, timely_noise_us(&x->s), e.t_low_us,
+	       e.t_high_us, e.noise_band_us,
+	       (unsigned long long)e.max_rate_bytes_ps);
+	if (!x->wild)
+		FZ_CHECK(f, timely_params_valid(&e), "effective params invalid");
+	FZ_CHECK(f, e.t_low_us >= p.t_low_us && e.t_high_us >= p.t_high_us &&
+		 e.min_rtt_us >= p.min_rtt_us &&
+		 (x->wild || !x->s.base_rtt_us || e.t_high_us > e.t_low_us),
+		 "thresholds below the parameters");
+	FZ_CHECK(f, e.max_rate_bytes_ps <= p.max_rate_bytes_ps &&
+		 (e.max_rate_bytes_ps >= 1 || !p.max_rate_bytes_ps) &&
+		 (e.delta_bytes_ps >= 1 || !p.delta_bytes_ps),
+		 "ceiling %llu above %llu",
+		 (unsigned long long)e.max_rate_bytes_ps,
+		 (unsigned long long)p.max_rate_bytes_ps);
+	if (!sample)
+		FZ_CHECK(f, x->s.rate_bytes_ps == timely_clamp_rate(&e,
+						x->s.rate_bytes_ps),
+			 "rate %llu outside the effective bounds",
+			 (unsigned long long)x->s.rate_bytes_ps);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -459,6 +514,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			x.mss = fz_range(f, 1, 65535);
 			break;
 		default:
+			if (op & 16) {
+				ev_calibrated(&x, op & 32);
+				break;
+			}
 			/* Hand-made state: any rate (as after a param change). */
 			r = dcc_min_u64(fz_u64_edge(f), TIMELY_RATE_LIMIT);
 			x.s.rate_bytes_ps = r ? r : 1;

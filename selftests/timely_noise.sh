@@ -1,0 +1,65 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# TIMELY under host-like noise (issue 25): uniform jitter of J us on the
+# ACK path that keeps packets in order (netem "delay 250us J rate
+# 10gbit" on RTR's rc0), 4 flows through the deep FIFO dumbbell, both
+# variants at the shipped defaults.  The gradient must not read the noise
+# as congestion: with calibrate=1 the dead band and the thresholds grow
+# with the measured noise (Documentation/timely.rst, "Self-calibration").
+# Asserted from one run each: utilization >= 50 % of the link at 100 us of
+# jitter (the issue's floor; 45 % before calibration); measured at 200 us
+# and logged.
+. "$(dirname "$0")/lib.sh"
+require_root
+require_cmd iperf3 jq ping
+
+RATE=${RATE:-100}		# Mbit/s
+DELAY=${DELAY:-250}		# us, netem on the ACK path
+LIMIT=${LIMIT:-1000}		# packets of FIFO at the bottleneck
+SECS=${SECS:-8}
+FLOWS=${FLOWS:-4}
+MOD=tcp_timely
+
+load_module $MOD || exit $KSFT_FAIL
+topo_dumbbell
+trap topo_cleanup EXIT
+topo_shape "$RATE" "$DELAY" "$LIMIT"
+allow_cc timely
+iperf_server 5201
+
+# jitter_run VARIANT J: prints "goodput_mbps rtt_p50 rtt_p99 jain".
+jitter_run() {
+	local tmp g p50 p99 jain
+	set_param $MOD variant "$1"
+	in_rtr tc qdisc replace dev rc0 root netem delay "${DELAY}us" "$2us" \
+		rate 10gbit limit 100000
+	tmp=$(mktemp -d)
+	bulk_run timely "$SECS" "$FLOWS" "$tmp/b" 50 2
+	g=$(iperf_mbps < "$tmp/b.json")
+	p50=$(percentile 50 < "$tmp/b.rtt")
+	p99=$(percentile 99 < "$tmp/b.rtt")
+	jain=$(jq -r '[.end.streams[].receiver.bits_per_second] |
+		(add * add) / (length * (map(. * .) | add)) * 1000 | round / 1000' \
+		< "$tmp/b.json")
+	rm -rf "$tmp"
+	echo "$g $p50 $p99 $jain"
+}
+
+for v in 0 1; do
+	name=paper
+	[ "$v" = 1 ] && name=patched
+	for j in 100 200; do
+		read -r g p50 p99 jain <<< "$(jitter_run $v $j)"
+		log "timely ($name), jitter $j us: ${g} Mbit/s, RTT p50 ${p50} us p99 ${p99} us, Jain $jain"
+		if [ "$j" = 100 ]; then
+			expect "$name timely keeps >= 50 % of ${RATE} Mbit/s at 100 us of jitter" \
+				"$g >= 0.50 * $RATE"
+		fi
+	done
+done
+
+topo_cleanup
+trap - EXIT
+unload_module $MOD
+finish
