@@ -721,8 +721,8 @@ class Run:
             "(lib.sh topo_twopath): A %s Mbit/s, kept full by a cubic IPv4 flow "
             "pinned to it, B %s Mbit/s, %s-packet FIFOs.  %s RPC clients of the "
             "row's cc (rpc.c: %s KB requests, %s ms idle between them, at most %s "
-            "RPCs or %s s).  +plb: PLB on in the senders' namespace; swift and "
-            "timely use SWIFT_PLB_PARAMS / TIMELY_PLB_PARAMS here.  Idle path "
+            "RPCs or %s s).  +plb: PLB on in the senders' namespace; every module "
+            "at its shipped defaults.  Idle path "
             "RTTs with the competitor running: %s" % (
                 self.p("S6_RATE_A"), self.p("S6_RATE_B"), self.p("S6_LIMIT"), ncl,
                 int(self.p("S6_RPC_BYTES")) // 1024,
