@@ -32,7 +32,7 @@ idle=$(ping_rtts 50 0.01 | percentile 50)
 log "idle RTT p50 ${idle} us"
 # Of cubic's goodput.  The patched variant recovers from a cut above
 # T_high by delta * (1 - w), about half the paper's step, and measured
-# 68-71 % here with one flow (the paper's 90-96 %).
+# 68-82 % here with one flow (the paper's 93-96 %).
 UTIL_MIN_PAPER=${UTIL_MIN_PAPER:-80}
 UTIL_MIN_PATCHED=${UTIL_MIN_PATCHED:-60}
 
