@@ -119,7 +119,10 @@ if [ "$have_trace" = 1 ]; then
 		      (g ~ /^(ai_low|md_high|ai|hai|md_grad|patched)$/ &&
 		       v["rtt_us"] <= 0) ||
 		      (g == "md_grad" && v["gradient_milli"] <= 0) ||
-		      (g ~ /^(ai|hai)$/ && v["gradient_milli"] > 0)) bad++
+		      (g ~ /^(ai|hai)$/ && v["gradient_milli"] > 0)) {
+			bad++
+			if (bad <= 5) print "# bad event: " $0 > "/dev/stderr"
+		  }
 		  if (g ~ /^(ai_low|ai|hai)$/) ninc++
 		  if (g ~ /^(md_high|md_grad)$/) ndec++ }
 		END { print n + 0, bad + 0, ninc + 0, ndec + 0 }' "$trace")"
