@@ -413,9 +413,23 @@ static inline void dcqcn_play(struct dcqcn_state *s,
 	*cnt = n >= DCQCN_COUNT_MAX - *cnt ? DCQCN_COUNT_MAX : *cnt + (u32)n;
 }
 
+/* Alpha decays for every whole alpha period since the last one. */
+static inline void dcqcn_decay_alpha(struct dcqcn_state *s,
+				     const struct dcqcn_params *p, u64 now_us,
+				     struct dcqcn_events *ev)
+{
+	u64 n = dcqcn_periods(&s->alpha_stamp_us, now_us, p->alpha_period_us);
+
+	if (n) {
+		s->alpha_fx = dcqcn_alpha_decayed(p, s->alpha_fx, n);
+		if (ev)
+			ev->alpha_decays += (u32)dcc_min_u64(n, DCC_U32_MAX);
+	}
+}
+
 /*
- * Bring the lazy timers up to now: alpha decays for every whole alpha
- * period since the last one, then the timer's increase events.
+ * Bring the lazy timers up to now: alpha decays, then the timer's
+ * increase events.
  */
 static inline void dcqcn_advance(struct dcqcn_state *s,
 				 const struct dcqcn_params *p, u64 now_us,
@@ -423,12 +437,7 @@ static inline void dcqcn_advance(struct dcqcn_state *s,
 {
 	u64 n;
 
-	n = dcqcn_periods(&s->alpha_stamp_us, now_us, p->alpha_period_us);
-	if (n) {
-		s->alpha_fx = dcqcn_alpha_decayed(p, s->alpha_fx, n);
-		if (ev)
-			ev->alpha_decays += (u32)dcc_min_u64(n, DCC_U32_MAX);
-	}
+	dcqcn_decay_alpha(s, p, now_us, ev);
 	n = dcqcn_periods(&s->timer_stamp_us, now_us, p->timer_us);
 	if (n)
 		dcqcn_play(s, p, n, true, ev);
@@ -471,14 +480,7 @@ static inline void dcqcn_hold(struct dcqcn_state *s,
 			      const struct dcqcn_params *p, u64 now_us,
 			      struct dcqcn_events *ev)
 {
-	u64 n;
-
-	n = dcqcn_periods(&s->alpha_stamp_us, now_us, p->alpha_period_us);
-	if (n) {
-		s->alpha_fx = dcqcn_alpha_decayed(p, s->alpha_fx, n);
-		if (ev)
-			ev->alpha_decays += (u32)dcc_min_u64(n, DCC_U32_MAX);
-	}
+	dcqcn_decay_alpha(s, p, now_us, ev);
 	s->timer_stamp_us = now_us;
 	s->bc_bytes = 0;
 }
