@@ -183,15 +183,17 @@ expect "hold: endpoint delay (EWMA max) reaches a quarter of the hold" \
 expect "hold: fabric delay p50 stays below half the hold" \
 	"$hf < $HOLD_MS * 500"
 # At the shipped defaults the fabric window makes its own AIMD cuts
-# around its target (a few hundred us here) many times a second, so the
-# hold's endpoint cuts need not outnumber them: what the stamps change is
-# how many cuts land on the fabric window (compared with tstamp=off below).
+# around its target (a few hundred us here) many times a second: they
+# outnumber the hold's endpoint cuts, and hide the few fabric cuts the
+# stamps save (1100 and 1162 with and without them in one run, 1145 and
+# 930 in another).  Logged; what is asserted is where the hold goes: the
+# endpoint window, and none without stamps.
 log "hold: endpoint cuts $hed, fabric cuts $hfd"
 expect "hold: the endpoint window shrinks below the fabric window (min)" \
 	"$hemin < $hfmin"
-# Without timestamps the same hold cuts the fabric window instead.
-expect "hold, tstamp=off: no endpoint cut, more fabric cuts than with stamps" \
-	"$oed == 0 && $ofd > $hfd"
+# Without timestamps the same hold is all fabric delay.
+log "hold, tstamp=off: fabric cuts $ofd (with stamps $hfd)"
+expect "hold, tstamp=off: no endpoint cut" "$oed == 0"
 # Netem: the delay is the network's.
 expect "netem: fabric delay carries the added delay (p50 > half of it)" \
 	"$nf > $NETEM_MS * 500"

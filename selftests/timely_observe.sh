@@ -118,7 +118,7 @@ if [ "$have_trace" = 1 ]; then
 		      (g ~ /^(md_high|md_grad|rto|recovery)$/ && b > a) ||
 		      (g ~ /^(ai_low|md_high|ai|hai|md_grad|patched)$/ &&
 		       v["rtt_us"] <= 0) ||
-		      (g == "md_grad" && v["gradient_milli"] <= 0) ||
+		      (g == "md_grad" && v["gradient_milli"] < 0) ||
 		      (g ~ /^(ai|hai)$/ && v["gradient_milli"] > 0)) {
 			bad++
 			if (bad <= 5) print "# bad event: " $0 > "/dev/stderr"
@@ -130,11 +130,9 @@ if [ "$have_trace" = 1 ]; then
 	expect "trace: events recorded during the transfer ($n)" "$n > 0"
 	expect "trace: increases and decreases recorded (inc $ninc, dec $ndec)" \
 		"$ninc > 0 && $ndec > 0"
-	# Intermittent: 1 run in 4 (in make check's VM, after timely_bulk)
-	# had 3 events against this rule, printed above as "bad event"; not
-	# reproduced alone.  Reported until the cause is found, so that it
-	# cannot block a landing by chance.
-	target 16 "trace: every event changes the rate in its direction, within bounds ($bad bad)" \
+	# (A gradient below 0.001 is traced as 0 milli: an md_grad cut of
+	# 0.07 % showed gradient_milli=0.)
+	expect "trace: every event changes the rate in its direction, within bounds ($bad bad)" \
 		"$bad == 0"
 	# perf sees the same event.
 	check_perf_event tcp_timely:timely_update timely
