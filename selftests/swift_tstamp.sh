@@ -233,11 +233,4 @@ topo_cleanup
 trap - EXIT
 check "module unloads after the transfers" unload_module tcp_swift
 check "unload removes the module's state file" test ! -e "$TSTATE"
-finish from a work item
-	read -r w2 k2 tp2 <<< "$(kstate)"
-	log "after unload: netstamp_wanted=$w2 key=$k2 tcp_probe key=$tp2"
-	expect "after unload: no probe left on tcp_probe" "$tp2 == $tp0"
-	expect "after unload: software timestamping count as before" \
-		"$w2 == $w0 && $k2 == $k0"
-fi
 finish
