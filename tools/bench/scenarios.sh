@@ -62,8 +62,7 @@ done | sort -u)
 	echo "cpus=$(nproc)"
 	for m in tcp_swift tcp_timely tcp_plb tcp_dcqcn; do
 		[ -d "/sys/module/$m/parameters" ] || continue
-		echo "$m=$(cd "/sys/module/$m/parameters" &&
-			   grep -H . -- * | sed 's/:/=/' | tr '\n' ' ')"
+		echo "$m=$(module_params "$m")"
 	done
 } > "$OUT/guest.txt"
 say "kernel $(uname -r); congestion controls: $CCS"
