@@ -37,17 +37,10 @@ EV=$TRACEFS/events/tcp_dcqcn/dcqcn_notify
 load_module $MOD || exit $KSFT_FAIL
 load_stock_cc dctcp
 require_virtual_time
-cleanup() {
-	[ -w "$EV/enable" ] && echo 0 > "$EV/enable"
-	topo_cleanup
-}
-topo_dumbbell
-trap cleanup EXIT
-topo_shape "$RATE" "$DELAY" "$LIMIT" red "$K"
+bed_dumbbell red "$K" dcqcn dctcp
 # Paced senders: keep the veths from reordering (lib.sh), or spurious fast
 # retransmits, not ECN, set the rate.
 topo_keep_order
-allow_cc dcqcn dctcp
 # Both ends run the algorithm: each receiver's listener takes the
 # namespace default when it is created.
 in_srv sysctl -qw net.ipv4.tcp_congestion_control=dcqcn
@@ -198,7 +191,7 @@ log "summary: cc utilization rtt_p50_us rtt_p99_us jain"
 log "summary: dcqcn $(awk -v m="$q_mbps" -v r="$RATE" 'BEGIN { printf "%.2f", m / r }') $q_p50 $q_p99 $qj"
 log "summary: dctcp $(awk -v m="$d_mbps" -v r="$RATE" 'BEGIN { printf "%.2f", m / r }') $d_p50 $d_p99 $dj"
 
-cleanup
+bed_cleanup
 trap - EXIT
 unload_module $MOD
 finish

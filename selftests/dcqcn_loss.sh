@@ -27,12 +27,8 @@ EV=$TRACEFS/events/tcp_dcqcn/dcqcn_update
 load_module $MOD || exit $KSFT_FAIL
 load_stock_cc dctcp
 require_virtual_time
-cleanup() {
-	[ -w "$EV/enable" ] && echo 0 > "$EV/enable"
-	topo_cleanup
-}
 topo_dumbbell
-trap cleanup EXIT
+trap bed_cleanup EXIT
 topo_keep_order
 allow_cc dcqcn dctcp
 in_srv sysctl -qw net.ipv4.tcp_congestion_control=dcqcn
@@ -167,7 +163,7 @@ expect "black-out: the RTO cuts the rate (DcqcnRtoCut)" "$to1 - $to0 > 0"
 [ "$have_trace" = 1 ] &&
 	expect "black-out: dcqcn_update shows reason=rto" "$ntr > 0"
 
-cleanup
+bed_cleanup
 trap - EXIT
 unload_module $MOD
 finish

@@ -448,6 +448,32 @@ topo_dumbbell() {
 	done
 }
 
+# bed_cleanup: undo what a measuring test set up: its trace event $EV
+# (if it names one) off, the dumbbell's namespaces and $NS_OTHER (if set)
+# deleted.
+bed_cleanup() {
+	[ -n "${EV:-}" ] && [ -w "$EV/enable" ] && echo 0 > "$EV/enable"
+	topo_cleanup 2>/dev/null
+	[ -n "${NS_OTHER:-}" ] && ip netns del "$NS_OTHER" 2>/dev/null
+	return 0
+}
+
+# bed_dumbbell [red KB] CC...: the measuring tests' bed: the dumbbell
+# shaped by the test's RATE, DELAY and LIMIT (topo_shape; "red KB" for an
+# ECN-marking queue), removed on exit (bed_cleanup), CC... allowed to
+# every user.
+bed_dumbbell() {
+	local red=()
+	if [ "${1:-}" = red ]; then
+		red=(red "$2")
+		shift 2
+	fi
+	topo_dumbbell
+	trap bed_cleanup EXIT
+	topo_shape "${RATE:?}" "${DELAY:?}" "${LIMIT:?}" "${red[@]}"
+	allow_cc "$@"
+}
+
 # topo_keep_order: steer every packet arriving on the dumbbell's veths to
 # one CPU (RPS).  A veth delivers a packet into the backlog of the CPU
 # that sent it; paced senders transmit from timers on either CPU, so

@@ -19,10 +19,7 @@ LIMIT=${LIMIT:-1000}		# packets of FIFO at the bottleneck
 SECS=${SECS:-8}
 
 load_module tcp_swift || exit $KSFT_FAIL
-topo_dumbbell
-trap topo_cleanup EXIT
-topo_shape "$RATE" "$DELAY" "$LIMIT"
-allow_cc swift
+bed_dumbbell swift
 iperf_server 5201
 
 idle=$(ping_rtts 50 0.01 | percentile 50)

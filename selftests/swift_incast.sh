@@ -14,10 +14,7 @@ BYTES=${BYTES:-131072}
 ROUNDS=${ROUNDS:-3}
 
 load_module tcp_swift || exit $KSFT_FAIL
-topo_dumbbell
-trap topo_cleanup EXIT
-topo_shape "$RATE" "$DELAY" "$LIMIT"
-allow_cc swift
+bed_dumbbell swift
 # The receiver ACKs every segment at once.  A window below two packets
 # otherwise meets Linux's delayed ACK (40 ms or more): the delay samples
 # are then mostly ACK delay.  Operators set the same on receivers' routes

@@ -27,16 +27,7 @@ load_module tcp_swift || exit $KSFT_FAIL
 min_mpkt=$(get_param tcp_swift min_cwnd_mpkt)
 max_mpkt=$(($(get_param tcp_swift max_cwnd_pkts) * 1000))
 
-cleanup() {
-	[ -w "$EV/enable" ] && echo 0 > "$EV/enable"
-	topo_cleanup 2>/dev/null
-	ip netns del "$NS_OTHER" 2>/dev/null
-	return 0
-}
-topo_dumbbell
-trap cleanup EXIT
-topo_shape "$RATE" "$DELAY" "$LIMIT"
-allow_cc swift
+bed_dumbbell swift
 ip netns add "$NS_OTHER"
 iperf_server 5201
 in_srv "$DCC_BIN/incast" -s 6000 &
@@ -135,7 +126,7 @@ other=$(ip netns exec "$NS_OTHER" cat /proc/net/tcp_swift_stat |
 	awk '{ s += $2 } END { print s + 0 }')
 expect "counters: all zero in another namespace ($other)" "$other == 0"
 
-cleanup
+bed_cleanup
 trap - EXIT
 check "module unloads after the transfer" unload_module tcp_swift
 

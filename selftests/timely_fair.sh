@@ -22,10 +22,7 @@ MOD=tcp_timely
 
 # shellcheck disable=SC2086
 load_module $MOD || exit $KSFT_FAIL
-topo_dumbbell
-trap topo_cleanup EXIT
-topo_shape "$RATE" "$DELAY" "$LIMIT"
-allow_cc timely
+bed_dumbbell timely
 iperf_server 5201
 iperf_server 5202
 

@@ -22,10 +22,7 @@ FLOWS=${FLOWS:-4}
 MOD=tcp_timely
 
 load_module $MOD || exit $KSFT_FAIL
-topo_dumbbell
-trap topo_cleanup EXIT
-topo_shape "$RATE" "$DELAY" "$LIMIT"
-allow_cc timely
+bed_dumbbell timely
 iperf_server 5201
 
 # jitter_run VARIANT J: prints "goodput_mbps rtt_p50 rtt_p99 jain".

@@ -31,16 +31,7 @@ max_mbps=$(get_param $MOD max_rate_mbps)
 max_Bps=$((max_mbps * 125000))
 min_Bps=$(($(get_param $MOD min_rate_kbps) * 125))
 
-cleanup() {
-	[ -w "$EV/enable" ] && echo 0 > "$EV/enable"
-	topo_cleanup 2>/dev/null
-	ip netns del "$NS_OTHER" 2>/dev/null
-	return 0
-}
-topo_dumbbell
-trap cleanup EXIT
-topo_shape "$RATE" "$DELAY" "$LIMIT"
-allow_cc timely
+bed_dumbbell timely
 ip netns add "$NS_OTHER"
 iperf_server 5201
 in_srv "$DCC_BIN/incast" -s 6000 &
@@ -153,7 +144,7 @@ other=$(ip netns exec "$NS_OTHER" cat /proc/net/tcp_timely_stat |
 	awk '{ s += $2 } END { print s + 0 }')
 expect "counters: all zero in another namespace ($other)" "$other == 0"
 
-cleanup
+bed_cleanup
 trap - EXIT
 check "module unloads after the transfer" unload_module $MOD
 
