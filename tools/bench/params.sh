@@ -7,8 +7,9 @@
 # environment (BENCH_RUNS=5 make bench).  The defaults are sized for the
 # 2-core software-emulated VM of the development machines (see
 # Documentation/results.rst, "Test bed"): a 100 Mbit/s bottleneck, 250 us
-# of netem delay (idle RTT about 0.7-0.9 ms there, not 0.25), runs of a
-# few seconds, the whole suite within 20 minutes.
+# of netem delay (idle RTT 0.27 ms on the virtual clock), runs of a
+# few seconds; in virtual time the whole suite takes about 15 minutes of
+# wall time a repeat on an idle 2-core host (Documentation/results.rst).
 #
 # Every module runs at its shipped defaults (only PLB's enabled switch
 # is set, per scenario).
@@ -19,7 +20,7 @@
 BENCH_STOCK=${BENCH_STOCK:-"cubic dctcp vegas nv cdg bbr"}
 BENCH_OURS=${BENCH_OURS:-"swift timely timely-patched"}
 BENCH_RUNS=${BENCH_RUNS:-3}		# repeats of every measurement
-BENCH_SCENARIOS=${BENCH_SCENARIOS:-"1 2 3 4 5 6 7"}
+BENCH_SCENARIOS=${BENCH_SCENARIOS:-"1 2 3 4 5 6 7 8 9"}
 
 # The emulated network (dumbbell, lib.sh topo_dumbbell / topo_shape).
 BENCH_RATE=${BENCH_RATE:-100}		# Mbit/s at the bottleneck
@@ -41,9 +42,9 @@ S2_WARM=${S2_WARM:-$S1_WARM}
 
 # 3. Incast N-to-1 through a shallow FIFO; receivers ACK at once
 #    (quickack), as swift wants (Documentation/swift.rst, "Receivers").
-S3_LIMIT=${S3_LIMIT:-200}		# packets
-S3_FLOWS=${S3_FLOWS:-"16 64"}		# N
-S3_BYTES=${S3_BYTES:-131072}		# per sender
+#    Rounds as N:BYTES (senders : bytes each), issue 16's sizes.
+S3_LIMIT=${S3_LIMIT:-100}		# packets
+S3_ROUNDS=${S3_ROUNDS:-"16:262144 64:65536 256:65536"}
 
 # 4. Fairness and convergence: flow k runs from S4_START[k] to S4_STOP[k]
 #    (in steps of S4_STEP seconds): flows join at 1 and 2, one leaves at 3.
@@ -61,7 +62,7 @@ S5_LIMIT=${S5_LIMIT:-$S1_LIMIT}
 S5_FLOWS=${S5_FLOWS:-2}			# long flows
 S5_SECS=${S5_SECS:-3.5}			# long flows run this long
 S5_WARM=${S5_WARM:-1}			# s before the RPCs start
-S5_RPC_BYTES=${S5_RPC_BYTES:-4096}	# request size (answer: 1 byte)
+S5_RPC_BYTES=${S5_RPC_BYTES:-32768}	# request size (answer: 1 byte)
 S5_RPC_GAP_US=${S5_RPC_GAP_US:-1000}	# idle between requests
 
 # 6. Two-path IPv6 fabric (lib.sh topo_twopath), path A congested by a
@@ -88,6 +89,21 @@ S7_SECS=${S7_SECS:-$S1_SECS}
 S7_WARM=${S7_WARM:-$S1_WARM}
 S7_RUNS=${S7_RUNS:-1}			# repeats (the curve has 5 points)
 
+# 8. Many long flows on one bottleneck (windows below one packet: the
+#    scenario-1 FIFO's BDP is about 2.3 packets).
+S8_LIMIT=${S8_LIMIT:-$S1_LIMIT}
+S8_FLOWS=${S8_FLOWS:-100}
+S8_SECS=${S8_SECS:-6}
+S8_WARM=${S8_WARM:-2}
+
+# 9. RTT fairness: two long flows through the scenario-1 FIFO, the second
+#    with S9_RTT_X times the first one's base RTT (extra netem delay on its
+#    ACKs).
+S9_LIMIT=${S9_LIMIT:-$S1_LIMIT}
+S9_RTT_X=${S9_RTT_X:-4}
+S9_SECS=${S9_SECS:-8}
+S9_LAST=${S9_LAST:-4}			# s at the end over which Jain is taken
+
 # Smoke test (make bench BENCH_SMOKE=1, part of make check): one short
 # scenario, two congestion controls, one run.
 if [ "${BENCH_SMOKE:-0}" = 1 ]; then
@@ -106,12 +122,14 @@ bench_vars() {
 		 BENCH_DELAY BENCH_PROBE_HZ \
 		 S1_LIMIT S1_FLOWS S1_SECS S1_WARM \
 		 S2_LIMIT S2_RED_KB S2_FLOWS S2_SECS S2_WARM \
-		 S3_LIMIT S3_FLOWS S3_BYTES \
+		 S3_LIMIT S3_ROUNDS \
 		 S4_LIMIT S4_STEP S4_START S4_STOP S4_BIN S4_SETTLE S4_CONV_JAIN \
 		 S5_LIMIT S5_FLOWS S5_SECS S5_WARM S5_RPC_BYTES S5_RPC_GAP_US \
 		 S6_CCS S6_RATE_A S6_RATE_B S6_LIMIT S6_CLIENTS S6_RPCS \
 		 S6_RPC_BYTES S6_RPC_GAP_US S6_SECS \
-		 S7_CCS S7_PATHS S7_JITTERS S7_LIMIT S7_FLOWS S7_SECS S7_WARM S7_RUNS; do
+		 S7_CCS S7_PATHS S7_JITTERS S7_LIMIT S7_FLOWS S7_SECS S7_WARM S7_RUNS \
+		 S8_LIMIT S8_FLOWS S8_SECS S8_WARM \
+		 S9_LIMIT S9_RTT_X S9_SECS S9_LAST; do
 		echo "$v=\"${!v}\""
 	done
 }

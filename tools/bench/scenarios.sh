@@ -97,7 +97,7 @@ dumbbell() {	# LIMIT [red KB]
 # --- 1, 2: long flows through a deep FIFO / an ECN-marking queue -------
 scenario_bulk() {	# TAG LIMIT AQM KB FLOWS SECS WARM
 	local tag=$1 limit=$2 aqm=$3 kb=$4 flows=$5 secs=$6 warm=$7
-	local r cc name d0 m0 d1 m1
+	local r cc name d0 m0 d1 m1 t0 t1
 	mkdir -p "$R/$tag"
 	dumbbell "$limit" "$aqm" "$kb"
 	ping_rtts 100 0.01 2 > "$R/$tag/idle.rtt"
@@ -107,10 +107,13 @@ scenario_bulk() {	# TAG LIMIT AQM KB FLOWS SECS WARM
 		for cc in $CCS; do
 			say "$(stamp) $tag $cc run $r/$BENCH_RUNS"
 			name=$(bench_cc "$cc")
+			read -r t0 _ <<< "$(_rto_retrans)"
 			bulk_run "$name" "$secs" "$flows" "$R/$tag/$cc.$r" \
 				"$BENCH_PROBE_HZ" "$warm"
+			read -r t1 _ <<< "$(_rto_retrans)"
 			read -r d1 m1 <<< "$(bottleneck_counts)"
-			echo "drops=$((d1 - d0)) marks=$((m1 - m0))" > "$R/$tag/$cc.$r.q"
+			echo "drops=$((d1 - d0)) marks=$((m1 - m0)) rtos=$((t1 - t0))" \
+				> "$R/$tag/$cc.$r.q"
 			d0=$d1 m0=$m1
 			sleep 0.3
 		done
@@ -130,9 +133,9 @@ scenario_incast() {
 		for cc in $CCS; do
 			say "$(stamp) s3 $cc run $r/$BENCH_RUNS"
 			name=$(bench_cc "$cc")
-			for n in $S3_FLOWS; do
-				incast_round "$n" "$S3_BYTES" "$name" \
-					> "$R/s3/$cc.$n.$r" 2>&1
+			for nb in $S3_ROUNDS; do
+				incast_round "${nb%%:*}" "${nb#*:}" "$name" \
+					> "$R/s3/$cc.${nb%%:*}.$r" 2>&1
 				sleep 0.3
 			done
 		done
@@ -275,6 +278,45 @@ scenario_jitter() {
 	topo_jitter 0
 }
 
+# --- 9: RTT fairness ----------------------------------------------------
+# Two long flows from the same client, the second one's ACKs held
+# (S9_RTT_X - 1) base RTTs longer on the ACK path: the ACK path's netem
+# becomes a prio qdisc whose band 2 (the second flow's server port) has
+# the longer delay.
+scenario_rttfair() {
+	local r cc name base far
+	mkdir -p "$R/s9"
+	dumbbell "$S9_LIMIT"
+	iperf_server 5202
+	base=$(ping_rtts 50 0.01 2 | percentile 50)
+	far=$((BENCH_DELAY + (S9_RTT_X - 1) * base))
+	in_rtr tc qdisc del dev rc0 root
+	in_rtr tc qdisc add dev rc0 root handle 1: prio bands 3 \
+		priomap 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1
+	in_rtr tc qdisc replace dev rc0 parent 1:2 handle 20: netem \
+		delay "${BENCH_DELAY}us" limit 100000
+	in_rtr tc qdisc replace dev rc0 parent 1:3 handle 30: netem \
+		delay "${far}us" limit 100000
+	in_rtr tc filter replace dev rc0 parent 1: protocol ip prio 1 u32 \
+		match ip sport 5202 0xffff flowid 1:3
+	echo "base_us=$base far_delay_us=$far" > "$R/s9/setup"
+	for r in $(seq "$BENCH_RUNS"); do
+		for cc in $CCS; do
+			say "$(stamp) s9 $cc run $r/$BENCH_RUNS"
+			name=$(bench_cc "$cc")
+			iperf_flow "$name" "$S9_SECS" 5201 -i 0.5 \
+				> "$R/s9/$cc.$r.near.json" &
+			iperf_flow "$name" "$S9_SECS" 5202 -i 0.5 \
+				> "$R/s9/$cc.$r.far.json"
+			wait
+			sleep 0.3
+		done
+	done
+	in_rtr tc qdisc del dev rc0 root
+	in_rtr tc qdisc replace dev rc0 root netem delay "${BENCH_DELAY}us" \
+		limit 100000
+}
+
 for s in $BENCH_SCENARIOS; do
 	t0=$(date +%s)
 	case $s in
@@ -285,6 +327,8 @@ for s in $BENCH_SCENARIOS; do
 	5) scenario_rpc ;;
 	6) scenario_plb ;;
 	7) scenario_jitter ;;
+	8) scenario_bulk s8 "$S8_LIMIT" fifo 0 "$S8_FLOWS" "$S8_SECS" "$S8_WARM" ;;
+	9) scenario_rttfair ;;
 	*) say "no scenario $s"; continue ;;
 	esac
 	echo "s${s}_secs=$(($(date +%s) - t0))" >> "$OUT/guest.txt"
