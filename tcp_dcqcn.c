@@ -172,6 +172,7 @@ enum dcqcn_mib_field {
 	DCQCN_MIB_AI,		/* sender: additive-increase events */
 	DCQCN_MIB_HAI,		/* sender: hyper-increase events */
 	DCQCN_MIB_ALPHA_DECAY,	/* sender: alpha periods without notification */
+	DCQCN_MIB_BOUNDED,	/* sender: increases bounded by the achieved rate */
 	DCQCN_MIB_RTO_CUT,	/* sender: retransmit timeouts (cut) */
 	DCQCN_MIB_RECOVERY_CUT,	/* sender: fast-recovery entries (cut) */
 	DCQCN_MIB_UNDO,		/* sender: spurious loss cuts undone */
@@ -191,6 +192,7 @@ static const char * const dcqcn_mib_names[DCQCN_MIB_MAX] = {
 	[DCQCN_MIB_AI]			= "DcqcnAdditiveIncrease",
 	[DCQCN_MIB_HAI]			= "DcqcnHyperIncrease",
 	[DCQCN_MIB_ALPHA_DECAY]		= "DcqcnAlphaDecay",
+	[DCQCN_MIB_BOUNDED]		= "DcqcnIncreaseBounded",
 	[DCQCN_MIB_RTO_CUT]		= "DcqcnRtoCut",
 	[DCQCN_MIB_RECOVERY_CUT]	= "DcqcnRecoveryCut",
 	[DCQCN_MIB_UNDO]		= "DcqcnUndo",
@@ -330,20 +332,27 @@ static void dcqcn_apply(struct sock *sk, u32 acked)
 
 /*
  * Bring the lazy timers up to now (ACK or transmission).  While TCP
- * recovers from a loss the rate is held (no increase events).
+ * recovers from a loss the rate is held (no increase events).  Increases
+ * lead the rate the connection achieves by at most a quarter
+ * (dcqcn_validate()).
  */
 static void dcqcn_catch_up(struct sock *sk, u32 bytes)
 {
 	struct dcqcn *ca = inet_csk_ca(sk);
 	struct dcqcn_events ev = { 0 };
 	u64 old_rate = ca->s.rate_c_bytes_ps;
+	u64 old_target = ca->s.rate_t_bytes_ps;
 	struct dcqcn_params p;
 
 	dcqcn_params_now(sk, &p);
-	if (inet_csk(sk)->icsk_ca_state >= TCP_CA_Recovery)
+	if (inet_csk(sk)->icsk_ca_state >= TCP_CA_Recovery) {
 		dcqcn_hold(&ca->s, &p, tcp_sk(sk)->tcp_mstamp, &ev);
-	else
+	} else {
 		dcqcn_on_bytes(&ca->s, &p, bytes, tcp_sk(sk)->tcp_mstamp, &ev);
+		if (dcqcn_validate(&ca->s, &p, old_rate, old_target,
+				   dcqcn_achieved(tcp_sk(sk))))
+			dcqcn_count(sk, DCQCN_MIB_BOUNDED, 1);
+	}
 	dcqcn_count_events(sk, &ev);
 	dcqcn_decided(sk, ca, old_rate, dcqcn_stage_reason(ca->s.stage));
 }

@@ -793,6 +793,57 @@ static void test_random_invariants(void **state)
 	}
 }
 
+/*
+ * Rate validation: increases stop at 5/4 of the achieved rate, never lower
+ * a rate, and do nothing without an achieved rate.  Without it, the same
+ * events (a flow that delivers 25 Mbit/s while its timer and byte counter
+ * run) take R_C to the 10 Gbit/s ceiling.
+ */
+static void test_validate(void **state)
+{
+	struct dcqcn_params p = ref_params();
+	struct dcqcn_state s, free_run;
+	u64 achieved = 25000000 / 8, now = 0, bc, tc;
+	int k;
+
+	(void)state;
+	dcqcn_state_init(&s, &p, LINE_10G, 0);
+	dcqcn_settle(&s, &p, achieved);
+	dcqcn_on_cnp(&s, &p, 1, NULL);
+	free_run = s;
+	for (k = 0; k < 2000; k++) {
+		now += p.timer_us;
+		bc = s.rate_c_bytes_ps;
+		tc = s.rate_t_bytes_ps;
+		dcqcn_on_bytes(&s, &p, p.byte_counter_bytes, now, NULL);
+		dcqcn_validate(&s, &p, bc, tc, achieved);
+		dcqcn_on_bytes(&free_run, &p, p.byte_counter_bytes, now, NULL);
+		assert_true(s.rate_c_bytes_ps <= achieved * 5 / 4);
+		assert_true(s.rate_t_bytes_ps <= achieved * 5 / 4);
+	}
+	assert_true(s.rate_c_bytes_ps >= achieved);
+	assert_int_equal(free_run.rate_c_bytes_ps, LINE_10G);
+	/* Never lowers: rates above the bound stay where they are. */
+	s.rate_c_bytes_ps = achieved * 3;
+	s.rate_t_bytes_ps = achieved * 4;
+	assert_false(dcqcn_validate(&s, &p, achieved * 3, achieved * 4,
+				    achieved));
+	assert_int_equal(s.rate_c_bytes_ps, achieved * 3);
+	assert_int_equal(s.rate_t_bytes_ps, achieved * 4);
+	/* An increase from there is taken back to where it started. */
+	s.rate_c_bytes_ps = achieved * 3 + 1000;
+	assert_true(dcqcn_validate(&s, &p, achieved * 3, achieved * 4,
+				   achieved));
+	assert_int_equal(s.rate_c_bytes_ps, achieved * 3);
+	/* Unknown achieved rate: no bound. */
+	s.rate_c_bytes_ps = LINE_10G;
+	assert_false(dcqcn_validate(&s, &p, 1, 1, 0));
+	assert_int_equal(s.rate_c_bytes_ps, LINE_10G);
+	/* Huge achieved rates: no overflow, the ceiling holds. */
+	assert_false(dcqcn_validate(&s, &p, 1, 1, ~0ULL));
+	assert_true(s.rate_c_bytes_ps <= p.max_rate_bytes_ps);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -814,6 +865,7 @@ int main(void)
 		cmocka_unit_test(test_np_rate_limit),
 		cmocka_unit_test(test_np_rp_edges),
 		cmocka_unit_test(test_random_invariants),
+		cmocka_unit_test(test_validate),
 	};
 
 	return cmocka_run_group_tests_name("dcc_dcqcn", tests, NULL, NULL);
