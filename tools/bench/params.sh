@@ -96,9 +96,9 @@ S8_FLOWS=${S8_FLOWS:-100}
 S8_SECS=${S8_SECS:-6}
 S8_WARM=${S8_WARM:-2}
 
-# 9. RTT fairness: two long flows through the scenario-1 FIFO, the second
-#    with S9_RTT_X times the first one's base RTT (extra netem delay on its
-#    ACKs).
+# 9. RTT fairness: two long flows through the scenario-1 FIFO to two server
+#    addresses, the far one with S9_RTT_X times the near one's base RTT
+#    (extra netem delay on its ACKs).
 S9_LIMIT=${S9_LIMIT:-$S1_LIMIT}
 S9_RTT_X=${S9_RTT_X:-4}
 S9_SECS=${S9_SECS:-8}

@@ -846,13 +846,13 @@ class Run:
         t = Table("s9", "Scenario 9: RTT fairness, two flows, base RTTs %sx apart"
                   % self.p("S9_RTT_X"), self.ccs, runs, cols)
         t.notes.append(
-            "Two long flows through scenario 1's %s-packet FIFO for %s s, the "
-            "second one's ACKs delayed %s us instead of %s us (base RTT %s us, so "
-            "about %s x); goodput per flow over the last %s s (sender side, "
-            "0.5 s intervals)." % (
+            "Two long flows through scenario 1's %s-packet FIFO for %s s to two "
+            "addresses of the server, the far one's ACKs delayed %s us instead "
+            "of %s us: idle RTT %s us (near) and %s us (far); goodput per flow "
+            "over the last %s s (sender side, 0.5 s intervals)." % (
                 self.p("S9_LIMIT"), self.p("S9_SECS"), setup.get("far_delay_us", "?"),
-                self.p("BENCH_DELAY"), setup.get("base_us", "?"), self.p("S9_RTT_X"),
-                self.p("S9_LAST")))
+                self.p("BENCH_DELAY"), setup.get("base_us", "?"),
+                setup.get("far_base_us", "?"), self.p("S9_LAST")))
         for cc in self.ours(t, "swift", "timely-patched"):
             j = t.stat(cc, "jain")[0]
             self.verdict(t, cc, [(j >= 0.9, "Jain %.3f" % j)])

@@ -279,14 +279,17 @@ scenario_jitter() {
 }
 
 # --- 9: RTT fairness ----------------------------------------------------
-# Two long flows from the same client, the second one's ACKs held
-# (S9_RTT_X - 1) base RTTs longer on the ACK path: the ACK path's netem
-# becomes a prio qdisc whose band 2 (the second flow's server port) has
-# the longer delay.
+# Two long flows from the same client to two addresses of the server, the
+# second one farther: its ACKs are held (S9_RTT_X - 1) base RTTs longer on
+# the ACK path (the ACK path's netem becomes a prio qdisc whose band 2,
+# traffic from the far address, has the longer delay).  Two destinations,
+# as two paths of different lengths would be.
+S9_FAR_IP=10.0.2.2
 scenario_rttfair() {
 	local r cc name base far
 	mkdir -p "$R/s9"
 	dumbbell "$S9_LIMIT"
+	in_srv ip addr add "$S9_FAR_IP/24" dev srv0 2>/dev/null
 	iperf_server 5202
 	base=$(ping_rtts 50 0.01 2 | percentile 50)
 	far=$((BENCH_DELAY + (S9_RTT_X - 1) * base))
@@ -298,16 +301,18 @@ scenario_rttfair() {
 	in_rtr tc qdisc replace dev rc0 parent 1:3 handle 30: netem \
 		delay "${far}us" limit 100000
 	in_rtr tc filter replace dev rc0 parent 1: protocol ip prio 1 u32 \
-		match ip sport 5202 0xffff flowid 1:3
-	echo "base_us=$base far_delay_us=$far" > "$R/s9/setup"
+		match ip src "$S9_FAR_IP/32" flowid 1:3
+	echo "base_us=$base far_delay_us=$far" \
+		"far_base_us=$(in_cli ping -c 20 -i 0.01 -q "$S9_FAR_IP" |
+			awk -F/ '/^rtt/ { printf "%d", $5 * 1000 }')" > "$R/s9/setup"
 	for r in $(seq "$BENCH_RUNS"); do
 		for cc in $CCS; do
 			say "$(stamp) s9 $cc run $r/$BENCH_RUNS"
 			name=$(bench_cc "$cc")
 			iperf_flow "$name" "$S9_SECS" 5201 -i 0.5 \
 				> "$R/s9/$cc.$r.near.json" &
-			iperf_flow "$name" "$S9_SECS" 5202 -i 0.5 \
-				> "$R/s9/$cc.$r.far.json"
+			in_cli iperf3 -c "$S9_FAR_IP" -p 5202 -C "$name" \
+				-t "$S9_SECS" -J -i 0.5 > "$R/s9/$cc.$r.far.json"
 			wait
 			sleep 0.3
 		done
