@@ -4,7 +4,7 @@
 # make bench: our congestion controls against the kernel's own, side by
 # side, in one VM boot on one emulated network; tables and plots.
 #
-#   make bench                  the whole suite (scenarios 1-9, ~25 min)
+#   make bench                  the whole suite (scenarios 1-12, ~30 min)
 #   make bench BENCH_SMOKE=1    one short scenario, two ccs, one run; checks
 #                               that the tables come out well formed (make
 #                               check runs it)

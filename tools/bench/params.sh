@@ -20,7 +20,7 @@
 BENCH_STOCK=${BENCH_STOCK:-"cubic dctcp vegas nv cdg bbr"}
 BENCH_OURS=${BENCH_OURS:-"swift timely timely-patched"}
 BENCH_RUNS=${BENCH_RUNS:-3}		# repeats of every measurement
-BENCH_SCENARIOS=${BENCH_SCENARIOS:-"1 2 3 4 5 6 7 8 9"}
+BENCH_SCENARIOS=${BENCH_SCENARIOS:-"1 2 3 4 5 6 7 8 9 10 11 12"}
 
 # The emulated network (dumbbell, lib.sh topo_dumbbell / topo_shape).
 BENCH_RATE=${BENCH_RATE:-100}		# Mbit/s at the bottleneck
@@ -80,14 +80,14 @@ S6_SECS=${S6_SECS:-4}			# time bound per run
 # 7. Delay noise: the scenario-1 dumbbell with uniform jitter (+-J us,
 #    packets kept in order; lib.sh topo_jitter) on the ACK path and on the
 #    data path, 4 long flows at each J.
-S7_CCS=${S7_CCS:-"cubic vegas nv bbr swift timely timely-patched"}
+S7_CCS=${S7_CCS:-"cubic vegas nv bbr dcqcn swift timely timely-patched"}
 S7_PATHS=${S7_PATHS:-"ack data"}
-S7_JITTERS=${S7_JITTERS:-"0 20 50 100 200"}	# us
+S7_JITTERS=${S7_JITTERS:-"0 20 50 100 200 500"}	# us
 S7_LIMIT=${S7_LIMIT:-$S1_LIMIT}
 S7_FLOWS=${S7_FLOWS:-$S1_FLOWS}
 S7_SECS=${S7_SECS:-$S1_SECS}
 S7_WARM=${S7_WARM:-$S1_WARM}
-S7_RUNS=${S7_RUNS:-1}			# repeats (the curve has 5 points)
+S7_RUNS=${S7_RUNS:-1}			# repeats (the curve has 6 points)
 
 # 8. Many long flows on one bottleneck (windows below one packet: the
 #    scenario-1 FIFO's BDP is about 2.3 packets).
@@ -103,6 +103,25 @@ S9_LIMIT=${S9_LIMIT:-$S1_LIMIT}
 S9_RTT_X=${S9_RTT_X:-4}
 S9_SECS=${S9_SECS:-8}
 S9_LAST=${S9_LAST:-4}			# s at the end over which Jain is taken
+
+# 10. Shallow drop-tail FIFO, long flows (issue 17's third row).
+S10_LIMIT=${S10_LIMIT:-100}		# packets
+S10_FLOWS=${S10_FLOWS:-$S1_FLOWS}
+S10_SECS=${S10_SECS:-$S1_SECS}
+S10_WARM=${S10_WARM:-$S1_WARM}
+
+# 11. Incast through scenario 2's ECN-marking queue.
+S11_LIMIT=${S11_LIMIT:-$S2_LIMIT}
+S11_RED_KB=${S11_RED_KB:-$S2_RED_KB}
+S11_ROUNDS=${S11_ROUNDS:-"16:262144 64:65536"}
+
+# 12. Two ccs sharing scenario 2's ECN-marking queue: one long flow each,
+#     pairs A:B (receivers run their sender's cc).
+S12_PAIRS=${S12_PAIRS:-"dcqcn:dctcp swift:cubic swift:dctcp timely-patched:cubic"}
+S12_LIMIT=${S12_LIMIT:-$S2_LIMIT}
+S12_RED_KB=${S12_RED_KB:-$S2_RED_KB}
+S12_SECS=${S12_SECS:-8}
+S12_LAST=${S12_LAST:-4}			# s at the end over which shares are taken
 
 # Smoke test (make bench BENCH_SMOKE=1, part of make check): one short
 # scenario, two congestion controls, one run.
@@ -129,7 +148,10 @@ bench_vars() {
 		 S6_RPC_BYTES S6_RPC_GAP_US S6_SECS \
 		 S7_CCS S7_PATHS S7_JITTERS S7_LIMIT S7_FLOWS S7_SECS S7_WARM S7_RUNS \
 		 S8_LIMIT S8_FLOWS S8_SECS S8_WARM \
-		 S9_LIMIT S9_RTT_X S9_SECS S9_LAST; do
+		 S9_LIMIT S9_RTT_X S9_SECS S9_LAST \
+		 S10_LIMIT S10_FLOWS S10_SECS S10_WARM \
+		 S11_LIMIT S11_RED_KB S11_ROUNDS \
+		 S12_PAIRS S12_LIMIT S12_RED_KB S12_SECS S12_LAST; do
 		echo "$v=\"${!v}\""
 	done
 }

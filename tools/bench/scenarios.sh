@@ -38,9 +38,11 @@ for cc in $BENCH_STOCK; do
 	fi
 done
 CCS="${CCS# } $BENCH_OURS"
-for cc in $CCS $S6_CCS $S7_CCS; do
+S12_CCS=$(echo "$S12_PAIRS" | tr ': ' '\n\n' | sort -u | tr '\n' ' ')
+for cc in $CCS $S6_CCS $S7_CCS $S12_CCS; do
 	case ${cc%+plb} in
-	swift | timely | timely-patched | dcqcn) ;;
+	swift | timely | timely-patched) ;;
+	dcqcn) [ -d /sys/module/tcp_dcqcn ] || load_module tcp_dcqcn ;;
 	*) load_stock_cc "$cc" || say "cannot load tcp_$cc" ;;
 	esac
 done
@@ -48,7 +50,7 @@ done
 # receivers run it too): stock ones such as dctcp are restricted until the
 # administrator allows them, and so are ours.
 # shellcheck disable=SC2046
-allow_cc $(for cc in $CCS $S6_CCS $S7_CCS; do
+allow_cc $(for cc in $CCS $S6_CCS $S7_CCS $S12_CCS; do
 	cc=${cc%+plb}
 	echo "${cc%-patched}"
 done | sort -u)
@@ -58,6 +60,7 @@ done | sort -u)
 	echo "ccs=$CCS"
 	echo "s6_ccs=$S6_CCS"
 	echo "s7_ccs=$S7_CCS"
+	echo "s12_ccs=$S12_PAIRS"
 	echo "clock=${DCC_VM_CLOCK:-unknown}"
 	echo "cpus=$(nproc)"
 	for m in tcp_swift tcp_timely tcp_plb tcp_dcqcn; do
@@ -120,27 +123,31 @@ scenario_bulk() {	# TAG LIMIT AQM KB FLOWS SECS WARM
 	done
 }
 
-# --- 3: incast ---------------------------------------------------------
-scenario_incast() {
-	local r cc name n sink
-	mkdir -p "$R/s3"
-	dumbbell "$S3_LIMIT"
+# --- 3, 11: incast -----------------------------------------------------
+# The sink is started again for every cc, after the namespace default
+# changed, so that the receivers run the cc under test (their ECN echo is
+# the notification point for dctcp and dcqcn).
+scenario_incast() {	# TAG LIMIT AQM KB ROUNDS
+	local tag=$1 limit=$2 aqm=$3 kb=$4 rounds=$5 r cc name sink
+	mkdir -p "$R/$tag"
+	dumbbell "$limit" "$aqm" "$kb"
 	in_srv ip route replace default via 10.0.2.254 quickack 1
-	in_srv "$DCC_BIN/incast" -s 6000 &
-	sink=$!
-	sleep 0.3
 	for r in $(seq "$BENCH_RUNS"); do
 		for cc in $CCS; do
-			say "$(stamp) s3 $cc run $r/$BENCH_RUNS"
+			say "$(stamp) $tag $cc run $r/$BENCH_RUNS"
 			name=$(bench_cc "$cc")
-			for nb in $S3_ROUNDS; do
+			in_srv "$DCC_BIN/incast" -s 6000 &
+			sink=$!
+			sleep 0.3
+			for nb in $rounds; do
 				incast_round "${nb%%:*}" "${nb#*:}" "$name" \
-					> "$R/s3/$cc.${nb%%:*}.$r" 2>&1
+					> "$R/$tag/$cc.${nb%%:*}.$r" 2>&1
 				sleep 0.3
 			done
+			kill $sink 2>/dev/null
+			wait $sink 2>/dev/null
 		done
 	done
-	kill $sink 2>/dev/null
 	in_srv ip route replace default via 10.0.2.254
 }
 
@@ -310,9 +317,10 @@ scenario_rttfair() {
 			say "$(stamp) s9 $cc run $r/$BENCH_RUNS"
 			name=$(bench_cc "$cc")
 			iperf_flow "$name" "$S9_SECS" 5201 -i 0.5 \
-				> "$R/s9/$cc.$r.near.json" &
+				--get-server-output > "$R/s9/$cc.$r.near.json" &
 			in_cli iperf3 -c "$S9_FAR_IP" -p 5202 -C "$name" \
-				-t "$S9_SECS" -J -i 0.5 > "$R/s9/$cc.$r.far.json"
+				-t "$S9_SECS" -J -i 0.5 --get-server-output \
+				> "$R/s9/$cc.$r.far.json"
 			wait
 			sleep 0.3
 		done
@@ -322,18 +330,55 @@ scenario_rttfair() {
 		limit 100000
 }
 
+# --- 12: sharing a queue with another cc ---------------------------------
+# A long flow of each cc of a pair (A:B) through the ECN-marking queue of
+# scenario 2; each receiver runs its sender's cc (one server per cc,
+# started while that cc is the namespace default: a listener keeps the
+# default it was created with).
+scenario_share() {
+	local r pair a b k=0 port
+	declare -A srv_port=()
+	mkdir -p "$R/s12"
+	dumbbell "$S12_LIMIT" red "$S12_RED_KB"
+	for pair in $S12_PAIRS; do
+		for cc in ${pair%%:*} ${pair#*:}; do
+			[ -n "${srv_port[$cc]:-}" ] && continue
+			port=$((5400 + k))
+			k=$((k + 1))
+			bench_cc "$cc" > /dev/null
+			iperf_server "$port"
+			srv_port[$cc]=$port
+		done
+	done
+	for r in $(seq "$BENCH_RUNS"); do
+		for pair in $S12_PAIRS; do
+			a=${pair%%:*} b=${pair#*:}
+			say "$(stamp) s12 $a with $b run $r/$BENCH_RUNS"
+			iperf_flow "$(cc_use "$a")" "$S12_SECS" "${srv_port[$a]}" \
+				-i 0.5 --get-server-output > "$R/s12/$a:$b.$r.a.json" &
+			iperf_flow "$(cc_use "$b")" "$S12_SECS" "${srv_port[$b]}" \
+				-i 0.5 --get-server-output > "$R/s12/$a:$b.$r.b.json"
+			wait
+			sleep 0.3
+		done
+	done
+}
+
 for s in $BENCH_SCENARIOS; do
 	t0=$(date +%s)
 	case $s in
 	1) scenario_bulk s1 "$S1_LIMIT" fifo 0 "$S1_FLOWS" "$S1_SECS" "$S1_WARM" ;;
 	2) scenario_bulk s2 "$S2_LIMIT" red "$S2_RED_KB" "$S2_FLOWS" "$S2_SECS" "$S2_WARM" ;;
-	3) scenario_incast ;;
+	3) scenario_incast s3 "$S3_LIMIT" fifo 0 "$S3_ROUNDS" ;;
 	4) scenario_fair ;;
 	5) scenario_rpc ;;
 	6) scenario_plb ;;
 	7) scenario_jitter ;;
 	8) scenario_bulk s8 "$S8_LIMIT" fifo 0 "$S8_FLOWS" "$S8_SECS" "$S8_WARM" ;;
 	9) scenario_rttfair ;;
+	10) scenario_bulk s10 "$S10_LIMIT" fifo 0 "$S10_FLOWS" "$S10_SECS" "$S10_WARM" ;;
+	11) scenario_incast s11 "$S11_LIMIT" red "$S11_RED_KB" "$S11_ROUNDS" ;;
+	12) scenario_share ;;
 	*) say "no scenario $s"; continue ;;
 	esac
 	echo "s${s}_secs=$(($(date +%s) - t0))" >> "$OUT/guest.txt"
