@@ -17,8 +17,8 @@
  *	    for each hop j with a previous record:
  *		txRate = (ack.tx_j - L.tx_j) / (ack.ts_j - L.ts_j)
  *		u'_j = min(ack.qlen_j, L.qlen_j) / (B_j * T) + txRate / B_j
- *		the largest u'_j is u, its interval tau
- *	    tau = min(tau, T);  U = (1 - tau / T) * U + tau / T * u
+ *		u = the largest u'_j, tau = its interval
+ *	    then tau = min(tau, T);  U = (1 - tau / T) * U + tau / T * u
  *	ComputeWind(U, update_wc):
  *	    if U >= eta or inc_stage >= max_stage:
  *		W = W_c / (U / eta) + W_AI;  if update_wc: inc_stage = 0
