@@ -28,6 +28,13 @@ class TcpDccBase : public TcpCongestionOps
     uint32_t SrttUs() const { return m_srttX8 >> 3; }
     void RttSample(uint32_t us);
     static void SetPacing(Ptr<TcpSocketState> tcb, uint64_t bytesPs);
+    /* tcp_snd_cwnd() at init: ns-3 calls Init() on connect, before it
+     * sets the initial window, so the window then reads 0. */
+    static uint32_t InitialCwndPkts(Ptr<TcpSocketState> tcb)
+    {
+        uint32_t c = tcb->GetCwndInSegments();
+        return c ? c : tcb->m_initialCWnd;
+    }
     uint32_t m_srttX8{0};
     uint32_t m_lastRttUs{0};
 };

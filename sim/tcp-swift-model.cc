@@ -130,7 +130,7 @@ TcpSwiftModel::Apply(Ptr<TcpSocketState> tcb)
 void
 TcpSwiftModel::Init(Ptr<TcpSocketState> tcb)
 {
-    swift_state_init(&m_impl->s, &g_swift_p, tcb->GetCwndInSegments(), SWIFT_DEF_hops, NowUs());
+    swift_state_init(&m_impl->s, &g_swift_p, InitialCwndPkts(tcb), SWIFT_DEF_hops, NowUs());
     Apply(tcb);
 }
 

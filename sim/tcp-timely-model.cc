@@ -171,7 +171,7 @@ TcpTimelyModel::Init(Ptr<TcpSocketState> tcb)
     timely_effective(&m_impl->p, s, &e);
     /* timely_start_rate(): the initial window over srtt (1 ms before a
      * sample), at most start_rate_permille of the ceiling. */
-    u64 iw = dcc_div_u64((u64)tcb->GetCwndInSegments() * tcb->m_segmentSize * 1000000ULL,
+    u64 iw = dcc_div_u64((u64)InitialCwndPkts(tcb) * tcb->m_segmentSize * 1000000ULL,
                          SrttUs() ? SrttUs() : 1000);
     u64 start = std::min<u64>(iw, dcc_div_u64(e.max_rate_bytes_ps *
                                                   TIMELY_DEF_start_rate_permille, 1000));
