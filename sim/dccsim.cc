@@ -195,6 +195,11 @@ static Result RunOne(const Opts& o, const std::string& cc)
     Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(4 << 20));
     Config::SetDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(10));
     Config::SetDefault("ns3::TcpSocket::DelAckTimeout", TimeValue(MilliSeconds(40)));
+    /* ns-3's RTT sample is the oldest segment an ACK covers (Linux hands
+     * congestion control the newest one, rs->rtt_us): with an ACK every
+     * two segments, a paced sender's sample would hold the gap to the
+     * next segment.  One ACK per segment makes the two the same. */
+    Config::SetDefault("ns3::TcpSocket::DelAckCount", UintegerValue(1));
     Config::SetDefault("ns3::TcpSocketBase::MinRto", TimeValue(MilliSeconds(200)));
     Config::SetDefault("ns3::TcpSocketBase::UseEcn", StringValue(UsesEcn(cc) ? "On" : "Off"));
     Config::SetDefault("ns3::TcpSocketState::EnablePacing", BooleanValue(Paced(cc)));
