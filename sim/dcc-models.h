@@ -9,6 +9,8 @@
 #define DCC_SIM_MODELS_H
 
 #include "ns3/tcp-congestion-ops.h"
+#include "ns3/tcp-header.h"
+#include "ns3/tcp-socket-base.h"
 #include "ns3/tcp-socket-state.h"
 
 namespace ns3
@@ -128,7 +130,13 @@ class TcpDcqcnModel : public TcpDccBase
                      const TcpRateOps::TcpRateSample& rs) override;
     Ptr<TcpCongestionOps> Fork() override;
 
+    /* Connect to every sender socket's "Rx" trace: the ECE flag of the
+     * segment being processed. */
+    static void SegmentReceived(Ptr<const Packet> p, const TcpHeader& h,
+                                Ptr<const TcpSocketBase> sock);
+
   private:
+    static bool s_ackEce;
     void CatchUp(Ptr<TcpSocketState> tcb, uint32_t bytes);
     void Apply(Ptr<TcpSocketState> tcb, uint32_t acked);
     void Loss(Ptr<TcpSocketState> tcb);

@@ -231,6 +231,10 @@ static Result RunOne(const Opts& o, const std::string& cc)
         tc.SetRootQueueDisc("ns3::FifoQueueDisc", "MaxSize", StringValue(buf.str()));
     }
 
+    /* Hosts: Linux's default 1000-packet FIFO, no ECN marking there. */
+    TrafficControlHelper hostTc;
+    hostTc.SetRootQueueDisc("ns3::FifoQueueDisc", "MaxSize", StringValue("1000p"));
+
     NodeContainer senders, receivers, switches;
     std::vector<std::pair<Ptr<Node>, Ptr<Node>>> links; /* switch-side first when a switch */
     std::vector<bool> isSwitchSide;
@@ -267,14 +271,15 @@ static Result RunOne(const Opts& o, const std::string& cc)
     for (auto& l : links)
     {
         NetDeviceContainer d = p2p.Install(l.first, l.second);
-        QueueDiscContainer q = tc.Install(d);
-        swq.push_back(q.Get(0)); /* the switch's egress */
         bool bothSwitch = false;
         for (uint32_t s = 0; s < switches.GetN(); s++)
             if (l.second == switches.Get(s))
                 bothSwitch = true;
+        swq.push_back(tc.Install(d.Get(0)).Get(0)); /* the switch's egress */
         if (bothSwitch)
-            swq.push_back(q.Get(1));
+            swq.push_back(tc.Install(d.Get(1)).Get(0));
+        else
+            hostTc.Install(d.Get(1)); /* a host's NIC: never marks */
         Ipv4InterfaceContainer ifc = addr.Assign(d);
         addr.NewNetwork();
         for (uint32_t i = 0; i < nRecv; i++)
@@ -314,8 +319,12 @@ static Result RunOne(const Opts& o, const std::string& cc)
         std::ostringstream path;
         path << "/NodeList/" << senders.Get(i)->GetId() << "/$ns3::TcpL4Protocol/SocketList/*/RTT";
         std::string ps = path.str();
-        Simulator::Schedule(MicroSeconds(incast ? 11 : 11 + i), [ps]() {
+        bool dcqcn = cc == "dcqcn";
+        Simulator::Schedule(MicroSeconds(incast ? 11 : 11 + i), [ps, dcqcn]() {
             Config::ConnectWithoutContextFailSafe(ps, MakeCallback(&RttTrace));
+            if (dcqcn)
+                Config::ConnectWithoutContextFailSafe(
+                    ps.substr(0, ps.size() - 3) + "Rx", MakeCallback(&TcpDcqcnModel::SegmentReceived));
         });
     }
 

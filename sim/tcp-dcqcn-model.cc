@@ -9,13 +9,16 @@
  *  - the receiver's notification point holds ECE up through ns-3's ECN
  *    state (ECN_CE_RCVD) instead of TCP_ECN_DEMAND_CWR, and does not send
  *    the kernel's separating ACK (DCQCN_NP_SEPARATE);
- *  - the sender takes an ACK as ECE-marked while ns-3's ECN state is
- *    ECN_ECE_RCVD (a fresh ECE level is one notification, as
- *    dcqcn_rp_echo() decides);
+ *  - the sender reads the ACK's ECE flag from the socket's "Rx" trace,
+ *    which fires just before the socket processes that segment
+ *    (SegmentReceived(), connected by the driver): ns-3's sender-side ECN
+ *    state (RFC 3168, ECE_RCVD until CWR) does not follow ECE per ACK;
  *  - the receiver's RTT estimate for the interval is the sender-side
  *    srtt of that socket (0 on a pure receiver: cnp_interval_us then).
  */
 #include "dcc-models.h"
+
+#include "ns3/tcp-header.h"
 
 #include "dcc_sim_defaults.h"
 
@@ -33,6 +36,13 @@ namespace ns3
 NS_OBJECT_ENSURE_REGISTERED(TcpDcqcnModel);
 
 static struct dcqcn_params g_dcqcn_p;
+bool TcpDcqcnModel::s_ackEce = false;
+
+void
+TcpDcqcnModel::SegmentReceived(Ptr<const Packet>, const TcpHeader& h, Ptr<const TcpSocketBase>)
+{
+    s_ackEce = h.GetFlags() & TcpHeader::ECE;
+}
 static struct dcc_linerate_params g_dcqcn_lrp;
 
 /* dcqcn_params_rebuild() at the module's defaults. */
@@ -189,7 +199,7 @@ TcpDcqcnModel::CongControl(Ptr<TcpSocketState> tcb,
         dcc_linerate_sample(&m_impl->lr, &g_dcqcn_lrp, (u32)NowUs(), (u64)rs.m_delivered,
                             (u32)rs.m_interval.GetMicroSeconds(), rs.m_isAppLimited);
     /* dcqcn_in_ack_event(): a fresh ECE level is one notification. */
-    bool ece = tcb->m_ecnState == TcpSocketState::ECN_ECE_RCVD;
+    bool ece = s_ackEce;
     if (dcqcn_rp_echo(&s->echo, ece))
     {
         struct dcqcn_events ev = {};
@@ -230,8 +240,16 @@ TcpDcqcnModel::CwndEvent(Ptr<TcpSocketState> tcb, const TcpSocketState::TcpCAEve
     case TcpSocketState::CA_EVENT_ECN_NO_CE: {
         /* dcqcn_np_event(), on the receiving socket. */
         uint32_t interval = std::max<uint32_t>(DCQCN_DEF_cnp_interval_us, SrttUs());
-        dcqcn_np_packet(&m_impl->np, interval, ev == TcpSocketState::CA_EVENT_ECN_IS_CE, NowUs(),
-                        false, true);
+        uint32_t r = dcqcn_np_packet(&m_impl->np, interval, ev == TcpSocketState::CA_EVENT_ECN_IS_CE,
+                                     NowUs(), false, true);
+        if ((r & DCQCN_NP_SEPARATE) && !tcb->m_sendEmptyPacketCallback.IsNull())
+        {
+            /* ECE down on an ACK of its own first, so that the next ECE
+             * is a fresh level: one notification (the kernel's
+             * separating ACK). */
+            tcb->m_ecnState = TcpSocketState::ECN_IDLE;
+            tcb->m_sendEmptyPacketCallback(TcpHeader::ACK);
+        }
         tcb->m_ecnState = m_impl->np.ece ? TcpSocketState::ECN_CE_RCVD : TcpSocketState::ECN_IDLE;
         break;
     }

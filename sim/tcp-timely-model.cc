@@ -220,7 +220,6 @@ TcpTimelyModel::CongControl(Ptr<TcpSocketState> tcb,
         s->seg_min_rtt_us = 0;
         timely_on_completion_at(s, p, rtt, now);
     }
-    if (getenv("TDBG")) { struct timely_params e2; timely_effective(p, s, &e2); fprintf(stderr, "t=%u raw=%u rtt=%u acked=%u rate=%llu max=%llu lr=%llu regime=%u base=%u thigh=%u cwnd=%u inflight=%u\n", now, rawRtt, rtt, acked, (unsigned long long)s->rate_bytes_ps, (unsigned long long)e2.max_rate_bytes_ps, (unsigned long long)e2.line_rate_bytes_ps, s->regime, s->base_rtt_us, e2.t_high_us, tcb->m_cWnd.Get(), tcb->m_bytesInFlight.Get()); }
     Apply(tcb, true);
 }
 
