@@ -34,5 +34,19 @@ assert swift jain '>=' 0.85 "8 equal flows share"
 assert dctcp util '>=' 0.90 "baseline: DCTCP fills the link"
 assert dctcp q_p99 '<' 120 "baseline: DCTCP's queue stays near K (65 pkts = 78 us)"
 assert cubic q_p99 '>' 300 "baseline: CUBIC fills the buffer (the scenario can fail)"
+# Bad input: one line on stderr, exit status 2, nothing simulated.
+for bad in --cc=reno --topo=ring --rate=0 --buffer=10\ --ecn-k=10 --hosts=x --nope=1; do
+	# shellcheck disable=SC2086
+	err=$(build/dccsim $bad 2>&1 >/dev/null)
+	rc=$?
+	if [ "$rc" -eq 2 ] && [ "$(echo "$err" | wc -l)" -eq 1 ] &&
+	   [[ "$err" == dccsim:* ]]; then
+		echo "ok: bad input '$bad' refused: $err"
+		pass=$((pass + 1))
+	else
+		echo "FAILED: bad input '$bad': exit $rc, stderr '$err'"
+		fail=$((fail + 1))
+	fi
+done
 echo "sim: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
