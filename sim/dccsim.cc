@@ -27,6 +27,80 @@
 
 using namespace ns3;
 
+/*
+ * Flow-hash ECMP on a leaf: a packet for another leaf goes up the spine
+ * a hash of its 5-tuple picks (every packet of a connection on one path,
+ * as a switch's ECMP does; ns-3's own RandomEcmpRouting picks per
+ * packet).  Everything else falls through to global routing.  Added to a
+ * leaf's list routing above global routing.
+ */
+class FlowHashEcmp : public Ipv4RoutingProtocol
+{
+  public:
+    static TypeId GetTypeId()
+    {
+        static TypeId tid = TypeId("dccsim::FlowHashEcmp").SetParent<Ipv4RoutingProtocol>();
+        return tid;
+    }
+    struct Up
+    {
+        uint32_t ifIndex;
+        Ipv4Address nextHop;
+    };
+    std::vector<Up> ups;
+    std::vector<Ipv4Address> local; /* hosts on this leaf */
+    uint32_t salt = 0;
+    static uint64_t s_routed;
+
+    bool RouteInput(Ptr<const Packet> p, const Ipv4Header& h, Ptr<const NetDevice>,
+                    UnicastForwardCallback ucb, MulticastForwardCallback, LocalDeliverCallback,
+                    ErrorCallback) override
+    {
+        Ipv4Address dst = h.GetDestination();
+        if (ups.empty() || std::find(local.begin(), local.end(), dst) != local.end())
+            return false;
+        for (uint32_t i = 0; i < m_ipv4->GetNInterfaces(); i++)
+            for (uint32_t a = 0; a < m_ipv4->GetNAddresses(i); a++)
+                if (m_ipv4->GetAddress(i, a).GetLocal() == dst)
+                    return false;
+        uint8_t ports[4] = {0, 0, 0, 0};
+        if (p->GetSize() >= 4)
+            p->CopyData(ports, 4);
+        uint64_t x = ((uint64_t)h.GetSource().Get() << 32 | dst.Get()) ^
+                     ((uint64_t)h.GetProtocol() << 56) ^
+                     ((uint64_t)ports[0] << 24 | ports[1] << 16 | ports[2] << 8 | ports[3]) ^ salt;
+        x ^= x >> 33;
+        x *= 0xff51afd7ed558ccdULL;
+        x ^= x >> 33;
+        const Up& u = ups[x % ups.size()];
+        Ptr<Ipv4Route> r = Create<Ipv4Route>();
+        r->SetDestination(dst);
+        r->SetGateway(u.nextHop);
+        r->SetSource(m_ipv4->GetAddress(u.ifIndex, 0).GetLocal());
+        r->SetOutputDevice(m_ipv4->GetNetDevice(u.ifIndex));
+        s_routed++;
+        ucb(r, p, h);
+        return true;
+    }
+    Ptr<Ipv4Route> RouteOutput(Ptr<Packet>, const Ipv4Header&, Ptr<NetDevice>,
+                               Socket::SocketErrno& err) override
+    {
+        err = Socket::ERROR_NOROUTETOHOST;
+        return nullptr;
+    }
+    void NotifyInterfaceUp(uint32_t) override {}
+    void NotifyInterfaceDown(uint32_t) override {}
+    void NotifyAddAddress(uint32_t, Ipv4InterfaceAddress) override {}
+    void NotifyRemoveAddress(uint32_t, Ipv4InterfaceAddress) override {}
+    void SetIpv4(Ptr<Ipv4> ipv4) override { m_ipv4 = ipv4; }
+    void PrintRoutingTable(Ptr<OutputStreamWrapper>, Time::Unit) const override {}
+
+  private:
+    Ptr<Ipv4> m_ipv4;
+};
+
+uint64_t FlowHashEcmp::s_routed = 0;
+
 struct Opts
 {
     std::vector<std::string> ccs;
@@ -40,6 +114,7 @@ struct Opts
     double durationMs = 50;   /* bulk: simulated time */
     uint32_t incastKb = 64;   /* incast: bytes per sender, KB */
     uint32_t leaves = 2, spines = 2;
+    std::string ecmp = "flowhash";
     uint32_t seed = 1;
     bool quiet = false;
 };
@@ -120,6 +195,8 @@ static Opts Parse(int argc, char** argv)
             o.leaves = Num(k, v, 2, 64);
         else if (k == "spines")
             o.spines = Num(k, v, 1, 64);
+        else if (k == "ecmp")
+            o.ecmp = v;
         else if (k == "seed")
             o.seed = Num(k, v, 1, 1e9);
         else
@@ -139,6 +216,8 @@ static Opts Parse(int argc, char** argv)
         Die("unknown topology '" + o.topo + "' (dumbbell, leafspine)");
     if (o.workload != "bulk" && o.workload != "incast")
         Die("unknown workload '" + o.workload + "' (bulk, incast)");
+    if (o.ecmp != "flowhash" && o.ecmp != "none")
+        Die("unknown ecmp '" + o.ecmp + "' (flowhash, none)");
     if (o.ecnK >= o.bufferPkts)
         Die("--ecn-k must be below --buffer");
     if (o.topo == "leafspine" && o.hosts < o.leaves - 1)
@@ -268,6 +347,14 @@ static Result RunOne(const Opts& o, const std::string& cc)
     addr.SetBase("10.0.0.0", "255.255.255.252");
     std::vector<Ptr<QueueDisc>> swq;
     std::vector<Ipv4Address> recvAddr(nRecv);
+    std::map<Ptr<Node>, std::vector<FlowHashEcmp::Up>> leafUps;
+    std::map<Ptr<Node>, std::vector<Ipv4Address>> leafHosts;
+    auto isSpine = [&](Ptr<Node> n) {
+        for (uint32_t s = o.leaves; o.topo == "leafspine" && s < switches.GetN(); s++)
+            if (n == switches.Get(s))
+                return true;
+        return false;
+    };
     for (auto& l : links)
     {
         NetDeviceContainer d = p2p.Install(l.first, l.second);
@@ -282,11 +369,28 @@ static Result RunOne(const Opts& o, const std::string& cc)
             hostTc.Install(d.Get(1)); /* a host's NIC: never marks */
         Ipv4InterfaceContainer ifc = addr.Assign(d);
         addr.NewNetwork();
+        if (o.topo == "leafspine" && isSpine(l.second))
+            leafUps[l.first].push_back(
+                {(uint32_t)l.first->GetObject<Ipv4>()->GetInterfaceForDevice(d.Get(0)),
+                 ifc.GetAddress(1)});
+        else if (o.topo == "leafspine" && !bothSwitch)
+            leafHosts[l.first].push_back(ifc.GetAddress(1));
         for (uint32_t i = 0; i < nRecv; i++)
             if (l.second == receivers.Get(i))
                 recvAddr[i] = ifc.GetAddress(1);
     }
     Ipv4GlobalRoutingHelper::PopulateRoutingTables();
+    FlowHashEcmp::s_routed = 0;
+    if (o.topo == "leafspine" && o.ecmp == "flowhash")
+        for (auto& [leaf, ups] : leafUps)
+        {
+            Ptr<FlowHashEcmp> e = CreateObject<FlowHashEcmp>();
+            e->ups = ups;
+            e->local = leafHosts[leaf];
+            e->salt = o.seed;
+            DynamicCast<Ipv4ListRouting>(leaf->GetObject<Ipv4>()->GetRoutingProtocol())
+                ->AddRoutingProtocol(e, 10);
+        }
 
     std::vector<uint64_t> drops(1, 0), marks(1, 0);
     for (auto& q : swq)
@@ -446,6 +550,8 @@ int main(int argc, char** argv)
 {
     Opts o = Parse(argc, argv);
     bool incast = o.workload == "incast";
+    if (o.topo == "leafspine")
+        printf("# leaf-spine: %u leaves, %u spines, ECMP %s\n", o.leaves, o.spines, o.ecmp.c_str());
     printf("# %s %s: %u sender(s), %g Gbit/s links, %u us/link, buffer %u pkts, ECN K=%u pkts%s\n",
            o.topo.c_str(), o.workload.c_str(), o.hosts, o.rateGbps, o.delayUs, o.bufferPkts, o.ecnK,
            incast ? "" : "");
