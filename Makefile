@@ -11,6 +11,8 @@
 # make lint         checkpatch --strict, sparse (C=1) and W=1
 # make fuzz         short libFuzzer run of every core (part of make check)
 # make fuzz-long    FUZZ_TIME seconds per core (default 120), niced
+# make sim          ns-3 models built from the cores: build, scenario tables
+#                   (sim/, Documentation/simulation.rst)
 #
 # KDIR defaults to the running kernel's build tree when it exists, else the
 # newest installed Debian -amd64 headers (tools/vm/kver.sh picks it).
@@ -31,7 +33,7 @@ KVER ?= $(shell $(MAKE) -s -C $(KDIR) kernelrelease 2>/dev/null)
 CHECKPATCH ?= $(firstword $(wildcard /usr/src/linux-source-6.1/scripts/checkpatch.pl) checkpatch.pl)
 
 .PHONY: all modules clean install uninstall deps check check-long unit selftests demo \
-	bench lint checkpatch sparse kdir-check fuzz fuzz-long
+	bench lint checkpatch sparse kdir-check fuzz fuzz-long sim sim-check
 
 all: modules
 
@@ -49,6 +51,7 @@ clean:
 	$(MAKE) -C tests clean
 	$(MAKE) -C tests/fuzz clean
 	$(MAKE) -C selftests clean
+	$(MAKE) -C sim clean
 
 # Installs what "make" built (as the kernel's own "make modules_install"
 # does), so "sudo make install" after "make" compiles nothing as root.
@@ -73,6 +76,12 @@ fuzz:
 
 fuzz-long:
 	$(MAKE) -C tests/fuzz long
+
+sim:
+	$(MAKE) -C sim run
+
+sim-check:
+	$(MAKE) -C sim check
 
 selftests: modules
 	$(MAKE) -C selftests run_vm

@@ -5,11 +5,14 @@
 #   1. userspace unit tests of the algorithm cores (ASan + UBSan),
 #   2. a short libFuzzer run of every core (tests/fuzz, ~70 s in all),
 #   3. the build at W=1 (a warning fails it), checkpatch --strict, sparse,
+#   3b. the ns-3 models of the cores: build, and the small scenario's
+#      physics (sim/check.sh, "sim: N passed, N failed"),
 #   4. the kselftest-style suite in the VM (a kernel WARNING/BUG/Oops in
 #      the guest fails the run).
 # Ends with "N passed, N failed" counting unit test cases, fuzz targets,
 # build/lint checks and selftests.  Exit status 0 only when nothing failed.
 #
+# SKIP_SIM=1 skips step 3b;
 # SKIP_VM=1 skips step 4 (for a quick loop on a machine without QEMU);
 # SKIP_FUZZ=1 skips step 2.
 set -uo pipefail
@@ -73,6 +76,12 @@ sparse_clean() {
 	make sparse 2>&1 | tee /dev/stderr | { ! grep -E "warning:|error:"; }
 }
 step sparse sparse_clean
+
+if [ "${SKIP_SIM:-0}" != 1 ]; then
+	echo "== ns-3 models of the cores (small scenario)"
+	make -s -C sim check 2>&1 | tee "$logdir/sim.log"
+	count "$logdir/sim.log" sim
+fi
 
 if [ "${SKIP_VM:-0}" != 1 ]; then
 	echo "== selftests in the VM"

@@ -25,6 +25,9 @@ PKGS=(
 	gnuplot-nox
 	# benchmark report and per-ACK cost (make bench)
 	python3 valgrind
+	# ns-3 models of the cores (make sim): ns-3 3.37 and what its link
+	# line needs; matplotlib for the plots
+	libns3-dev libgsl-dev python3-matplotlib
 )
 
 missing=()

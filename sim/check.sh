@@ -1,0 +1,52 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The small scenario of make check: a 10 Gbit/s dumbbell, 8 bulk flows,
+# 20 ms, every model at the modules' shipped defaults and the baselines.
+# Asserts physics; prints "sim: N passed, N failed" (tools/check.sh counts
+# it) and exits non-zero on a failure.
+set -uo pipefail
+cd "$(dirname "$0")"
+out=$(build/dccsim -q --topo=dumbbell --workload=bulk --hosts=8 --rate=10 \
+	--duration=20 --cc=swift,dctcp,cubic,bbr) || {
+	echo "sim: dccsim failed"; echo "sim: 0 passed, 1 failed"; exit 1; }
+echo "$out"
+pass=0
+fail=0
+# assert CC COLUMN OP VALUE WHAT
+assert() {
+	local v
+	v=$(echo "$out" | awk -v cc="$1" -v col="$2" '
+		/^cc /{for (i = 1; i <= NF; i++) h[$i] = i}
+		$1 == cc {print $h[col]}')
+	if [ -n "$v" ] && awk -v a="$v" -v b="$4" "BEGIN{exit !(a $3 b)}"; then
+		echo "ok: $1 $2 = $v ($5)"
+		pass=$((pass + 1))
+	else
+		echo "FAILED: $1 $2 = ${v:-missing}, want $3 $4 ($5)"
+		fail=$((fail + 1))
+	fi
+}
+assert swift util '>=' 0.90 "a delay target does not cost throughput"
+assert swift drops '==' 0 "swift keeps the queue far below the buffer"
+assert swift q_p99 '<' 100 "queue near the target (25 us + hops + flow scaling), not the buffer"
+assert swift jain '>=' 0.85 "8 equal flows share"
+assert dctcp util '>=' 0.90 "baseline: DCTCP fills the link"
+assert dctcp q_p99 '<' 120 "baseline: DCTCP's queue stays near K (65 pkts = 78 us)"
+assert cubic q_p99 '>' 300 "baseline: CUBIC fills the buffer (the scenario can fail)"
+# Bad input: one line on stderr, exit status 2, nothing simulated.
+for bad in --cc=reno --topo=ring --rate=0 --buffer=10\ --ecn-k=10 --hosts=x --nope=1; do
+	# shellcheck disable=SC2086
+	err=$(build/dccsim $bad 2>&1 >/dev/null)
+	rc=$?
+	if [ "$rc" -eq 2 ] && [ "$(echo "$err" | wc -l)" -eq 1 ] &&
+	   [[ "$err" == dccsim:* ]]; then
+		echo "ok: bad input '$bad' refused: $err"
+		pass=$((pass + 1))
+	else
+		echo "FAILED: bad input '$bad': exit $rc, stderr '$err'"
+		fail=$((fail + 1))
+	fi
+done
+echo "sim: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ns-3 models of the kernel modules: one TcpCongestionOps per module, each
+ * driving the module's own core from ../include (no copy of the
+ * algorithm).  Only the glue differs from tcp_<mod>.c: ns-3's per-ACK
+ * RTT, rate sample, ECN echo and pacing rate stand in for the socket's.
+ */
+#ifndef DCC_SIM_MODELS_H
+#define DCC_SIM_MODELS_H
+
+#include "ns3/tcp-congestion-ops.h"
+#include "ns3/tcp-header.h"
+#include "ns3/tcp-socket-base.h"
+#include "ns3/tcp-socket-state.h"
+
+namespace ns3
+{
+
+/* What every model shares: the clock, a kernel-style srtt, pacing. */
+class TcpDccBase : public TcpCongestionOps
+{
+  public:
+    static TypeId GetTypeId();
+    TcpDccBase() = default;
+    TcpDccBase(const TcpDccBase& o) = default;
+
+  protected:
+    static uint64_t NowUs();
+    /* srtt as the kernel keeps it (1/8 EWMA of the samples), in us. */
+    uint32_t SrttUs() const { return m_srttX8 >> 3; }
+    void RttSample(uint32_t us);
+    static void SetPacing(Ptr<TcpSocketState> tcb, uint64_t bytesPs);
+    /* tcp_snd_cwnd() at init: ns-3 calls Init() on connect, before it
+     * sets the initial window, so the window then reads 0. */
+    static uint32_t InitialCwndPkts(Ptr<TcpSocketState> tcb)
+    {
+        uint32_t c = tcb->GetCwndInSegments();
+        return c ? c : tcb->m_initialCWnd;
+    }
+    uint32_t m_srttX8{0};
+    uint32_t m_lastRttUs{0};
+};
+
+class TcpSwiftModel : public TcpDccBase
+{
+  public:
+    static TypeId GetTypeId();
+    TcpSwiftModel();
+    TcpSwiftModel(const TcpSwiftModel& o);
+    ~TcpSwiftModel() override;
+    std::string GetName() const override { return "swift"; }
+    void Init(Ptr<TcpSocketState> tcb) override;
+    uint32_t GetSsThresh(Ptr<const TcpSocketState> tcb, uint32_t bytesInFlight) override;
+    void CongestionStateSet(Ptr<TcpSocketState> tcb,
+                            const TcpSocketState::TcpCongState_t newState) override;
+    void CwndEvent(Ptr<TcpSocketState> tcb, const TcpSocketState::TcpCAEvent_t ev) override;
+    bool HasCongControl() const override { return true; }
+    void CongControl(Ptr<TcpSocketState> tcb,
+                     const TcpRateOps::TcpRateConnection& rc,
+                     const TcpRateOps::TcpRateSample& rs) override;
+    Ptr<TcpCongestionOps> Fork() override;
+    /* Smallest window any connection reached, in 1/1000 packet. */
+    static uint32_t MinCwndMpkt();
+
+  private:
+    void Apply(Ptr<TcpSocketState> tcb);
+    struct Impl;
+    Impl* m_impl;
+};
+
+class TcpTimelyModel : public TcpDccBase
+{
+  public:
+    static TypeId GetTypeId();
+    TcpTimelyModel();
+    TcpTimelyModel(const TcpTimelyModel& o);
+    ~TcpTimelyModel() override;
+    std::string GetName() const override { return "timely"; }
+    void Init(Ptr<TcpSocketState> tcb) override;
+    uint32_t GetSsThresh(Ptr<const TcpSocketState> tcb, uint32_t bytesInFlight) override;
+    void CongestionStateSet(Ptr<TcpSocketState> tcb,
+                            const TcpSocketState::TcpCongState_t newState) override;
+    void CwndEvent(Ptr<TcpSocketState> tcb, const TcpSocketState::TcpCAEvent_t ev) override;
+    bool HasCongControl() const override { return true; }
+    void CongControl(Ptr<TcpSocketState> tcb,
+                     const TcpRateOps::TcpRateConnection& rc,
+                     const TcpRateOps::TcpRateSample& rs) override;
+    Ptr<TcpCongestionOps> Fork() override;
+
+  protected:
+    virtual uint32_t Variant() const;
+
+  private:
+    void Apply(Ptr<TcpSocketState> tcb, bool fromAck);
+    void LossCut(Ptr<TcpSocketState> tcb, bool rto);
+    struct Impl;
+    Impl* m_impl;
+};
+
+/* The same core with variant=1 (patched), as "modprobe tcp_timely variant=1". */
+class TcpTimelyPatchedModel : public TcpTimelyModel
+{
+  public:
+    static TypeId GetTypeId();
+    TcpTimelyPatchedModel() = default;
+    TcpTimelyPatchedModel(const TcpTimelyPatchedModel& o) = default;
+    std::string GetName() const override { return "timely-patched"; }
+    Ptr<TcpCongestionOps> Fork() override;
+
+  protected:
+    uint32_t Variant() const override;
+};
+
+class TcpDcqcnModel : public TcpDccBase
+{
+  public:
+    static TypeId GetTypeId();
+    TcpDcqcnModel();
+    TcpDcqcnModel(const TcpDcqcnModel& o);
+    ~TcpDcqcnModel() override;
+    std::string GetName() const override { return "dcqcn"; }
+    void Init(Ptr<TcpSocketState> tcb) override;
+    uint32_t GetSsThresh(Ptr<const TcpSocketState> tcb, uint32_t bytesInFlight) override;
+    void CongestionStateSet(Ptr<TcpSocketState> tcb,
+                            const TcpSocketState::TcpCongState_t newState) override;
+    void CwndEvent(Ptr<TcpSocketState> tcb, const TcpSocketState::TcpCAEvent_t ev) override;
+    bool HasCongControl() const override { return true; }
+    void CongControl(Ptr<TcpSocketState> tcb,
+                     const TcpRateOps::TcpRateConnection& rc,
+                     const TcpRateOps::TcpRateSample& rs) override;
+    Ptr<TcpCongestionOps> Fork() override;
+
+    /* Connect to every sender socket's "Rx" trace: the ECE flag of the
+     * segment being processed. */
+    static void SegmentReceived(Ptr<const Packet> p, const TcpHeader& h,
+                                Ptr<const TcpSocketBase> sock);
+
+  private:
+    static bool s_ackEce;
+    void CatchUp(Ptr<TcpSocketState> tcb, uint32_t bytes);
+    void Apply(Ptr<TcpSocketState> tcb, uint32_t acked);
+    void Loss(Ptr<TcpSocketState> tcb);
+    uint64_t Achieved(Ptr<TcpSocketState> tcb) const;
+    struct Impl;
+    Impl* m_impl;
+};
+
+} // namespace ns3
+
+#endif

@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Swift in ns-3: include/dcc_swift.h driven as tcp_swift.c drives it.
+ *
+ * Differences from the kernel glue, all on the socket side:
+ *  - the delay sample is ns-3's per-ACK RTT (the simulator sets the RTT
+ *    estimator's gain to 1 so tcb->m_lastRtt is the raw sample, as
+ *    rs->rtt_us is); there are no NIC receive stamps, so the whole RTT is
+ *    fabric delay and the endpoint window gets no sample (tstamp=off);
+ *  - the host-wide RTT floor is shared by all connections of the run
+ *    (one floor per host in the kernel; hosts share a base RTT here);
+ *  - "window limited" is priorInFlight + one segment >= cwnd (ns-3 has no
+ *    tcp_is_cwnd_limited()).
+ */
+#include "dcc-models.h"
+
+#include "dcc_sim_defaults.h"
+
+#include <algorithm>
+
+extern "C" {
+#include "dcc_pacing.h"
+#include "dcc_swift.h"
+}
+
+namespace ns3
+{
+
+NS_OBJECT_ENSURE_REGISTERED(TcpSwiftModel);
+
+static struct swift_params g_swift_p;
+static struct swift_floor g_swift_floor;
+static uint32_t g_swift_min_fx = ~0U;
+
+/* swift_params_rebuild() at the module's defaults. */
+static void
+SwiftParamsBuild()
+{
+    struct swift_params p = {};
+
+    p.ai_fx = dcc_fx_from_milli(SWIFT_DEF_ai_mpkt);
+    p.beta_fx = dcc_fx_from_milli(SWIFT_DEF_md_beta_permille);
+    p.max_mdf_fx = dcc_fx_from_milli(SWIFT_DEF_max_mdf_permille);
+    p.min_cwnd_fx = dcc_max_u32(dcc_fx_from_milli(SWIFT_DEF_min_cwnd_mpkt), 1);
+    p.max_cwnd_fx = SWIFT_DEF_max_cwnd_pkts << DCC_FX_SHIFT;
+    p.base_target_us = SWIFT_DEF_base_target_us;
+    p.per_hop_ns = SWIFT_DEF_per_hop_ns;
+    p.fs_range_us = SWIFT_DEF_fs_range_us;
+    p.fs_min_cwnd_fx = dcc_max_u32(dcc_fx_from_milli(SWIFT_DEF_fs_min_cwnd_mpkt), 1);
+    p.fs_max_cwnd_fx = SWIFT_DEF_fs_max_cwnd_pkts << DCC_FX_SHIFT;
+    p.ep_target_us = SWIFT_DEF_ep_target_us;
+    p.ep_ewma_keep_fx = dcc_fx_from_milli(SWIFT_DEF_ep_ewma_keep_permille);
+    p.retx_reset = SWIFT_DEF_retx_reset_threshold;
+    p.minrtt_win_us = SWIFT_DEF_minrtt_win_ms * 1000;
+    p.scale_rtt_us = SWIFT_DEF_scale_rtt_us;
+    p.target_rel_minrtt = SWIFT_DEF_target_rel_minrtt;
+    swift_params_derive(&p);
+    g_swift_p = p;
+}
+
+struct TcpSwiftModel::Impl
+{
+    struct swift_state s;
+};
+
+TypeId
+TcpSwiftModel::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::TcpSwiftModel")
+                            .SetParent<TcpDccBase>()
+                            .SetGroupName("Internet")
+                            .AddConstructor<TcpSwiftModel>();
+    return tid;
+}
+
+TcpSwiftModel::TcpSwiftModel()
+    : m_impl(new Impl{})
+{
+    static bool built = false;
+    if (!built)
+    {
+        SwiftParamsBuild();
+        built = true;
+    }
+}
+
+TcpSwiftModel::TcpSwiftModel(const TcpSwiftModel& o)
+    : TcpDccBase(o),
+      m_impl(new Impl(*o.m_impl))
+{
+}
+
+TcpSwiftModel::~TcpSwiftModel()
+{
+    delete m_impl;
+}
+
+Ptr<TcpCongestionOps>
+TcpSwiftModel::Fork()
+{
+    return CopyObject<TcpSwiftModel>(this);
+}
+
+uint32_t
+TcpSwiftModel::MinCwndMpkt()
+{
+    if (g_swift_min_fx == ~0U)
+        return 0;
+    return (uint32_t)(((uint64_t)g_swift_min_fx * 1000 + DCC_FX_ONE / 2) >> DCC_FX_SHIFT);
+}
+
+/* swift_apply(). */
+void
+TcpSwiftModel::Apply(Ptr<TcpSocketState> tcb)
+{
+    struct swift_state* s = &m_impl->s;
+    uint32_t cwnd_fx = swift_cwnd_fx(s);
+    bool paced = cwnd_fx < (SWIFT_MIN_TCP_CWND << DCC_FX_SHIFT);
+    uint32_t gain = paced ? 100 : SWIFT_DEF_pacing_headroom_pct;
+    uint32_t cwnd = std::max<uint32_t>(swift_cwnd_pkts(s), SWIFT_MIN_TCP_CWND);
+
+    g_swift_min_fx = std::min(g_swift_min_fx, cwnd_fx);
+    tcb->m_cWnd = cwnd * tcb->m_segmentSize;
+    if (!SrttUs())
+        return;
+    uint32_t rtt = swift_pacing_rtt_us(s, &g_swift_p, SrttUs());
+    SetPacing(tcb, dcc_rate_from_window(cwnd_fx, tcb->m_segmentSize, rtt, gain));
+}
+
+void
+TcpSwiftModel::Init(Ptr<TcpSocketState> tcb)
+{
+    swift_state_init(&m_impl->s, &g_swift_p, InitialCwndPkts(tcb), SWIFT_DEF_hops, NowUs());
+    Apply(tcb);
+}
+
+void
+TcpSwiftModel::CongControl(Ptr<TcpSocketState> tcb,
+                           const TcpRateOps::TcpRateConnection& rc [[maybe_unused]],
+                           const TcpRateOps::TcpRateSample& rs)
+{
+    struct swift_state* s = &m_impl->s;
+    uint32_t seg = tcb->m_segmentSize;
+    uint32_t acked = rs.m_ackedSacked / seg;
+    uint32_t rtt = (uint32_t)tcb->m_lastRtt.Get().GetMicroSeconds();
+    struct swift_ack a = {};
+    struct swift_floor f = g_swift_floor;
+    bool cwnd_limited = rs.m_priorInFlight + seg >= tcb->m_cWnd.Get();
+
+    RttSample(rtt);
+    a.now_us = NowUs();
+    a.srtt_us = SrttUs();
+    a.num_acked = acked;
+    a.has_delay = rtt > 0;
+    a.delay_us = rtt;
+    a.has_ep_delay = false;
+    a.app_limited = swift_app_limited(s, cwnd_limited, rs.m_isAppLimited);
+    a.ack_delayed = swift_ack_maybe_delayed(false, rs.m_priorInFlight / seg, acked, rtt,
+                                            g_swift_floor.min_us, SWIFT_DEF_delack_guard_us);
+    a.delack_us = SWIFT_DEF_delack_guard_us;
+    if (a.has_delay && swift_floor_update(&f, &g_swift_p, a.delay_us, a.ack_delayed, a.now_us))
+        g_swift_floor = f;
+    a.floor_us = f.min_us;
+    swift_on_ack(s, &g_swift_p, &a);
+    Apply(tcb);
+}
+
+void
+TcpSwiftModel::CwndEvent(Ptr<TcpSocketState> tcb, const TcpSocketState::TcpCAEvent_t ev)
+{
+    if (ev != TcpSocketState::CA_EVENT_LOSS ||
+        !swift_on_rto(&m_impl->s, &g_swift_p, NowUs(), SrttUs()))
+        return;
+    Apply(tcb);
+}
+
+void
+TcpSwiftModel::CongestionStateSet(Ptr<TcpSocketState> tcb,
+                                  const TcpSocketState::TcpCongState_t newState)
+{
+    if (newState == TcpSocketState::CA_RECOVERY && tcb->m_congState != TcpSocketState::CA_RECOVERY &&
+        swift_on_fast_recovery(&m_impl->s, &g_swift_p, NowUs(), SrttUs()))
+        Apply(tcb);
+}
+
+/* swift_ssthresh(). */
+uint32_t
+TcpSwiftModel::GetSsThresh(Ptr<const TcpSocketState> tcb, uint32_t bytesInFlight [[maybe_unused]])
+{
+    uint32_t cut = DCC_FX_ONE - g_swift_p.max_mdf_fx;
+    uint32_t pk = std::max<uint32_t>(dcc_fx_mul(swift_cwnd_fx(&m_impl->s), cut) >> DCC_FX_SHIFT, 2U);
+    return pk * tcb->m_segmentSize;
+}
+
+} // namespace ns3
