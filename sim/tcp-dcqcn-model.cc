@@ -177,11 +177,16 @@ TcpDcqcnModel::CatchUp(Ptr<TcpSocketState> tcb, uint32_t bytes)
     struct dcqcn_events ev = {};
     struct dcqcn_params p;
 
+    uint64_t oldC = m_impl->s.rate_c_bytes_ps;
+    uint64_t oldT = m_impl->s.rate_t_bytes_ps;
+
     ParamsNow(&p, &m_impl->lr, SrttUs(), tcb->m_segmentSize);
-    if (tcb->m_congState >= TcpSocketState::CA_RECOVERY)
+    if (tcb->m_congState >= TcpSocketState::CA_RECOVERY) {
         dcqcn_hold(&m_impl->s, &p, NowUs(), &ev);
-    else
+    } else {
         dcqcn_on_bytes(&m_impl->s, &p, bytes, NowUs(), &ev);
+        dcqcn_validate(&m_impl->s, &p, oldC, oldT, Achieved(tcb));
+    }
 }
 
 void
