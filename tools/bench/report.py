@@ -861,6 +861,24 @@ class Run:
              if i["sum"]["start"] >= secs - last - 0.01]
         return sum(v) / len(v) if v else NAN
 
+    def two_flow_runs(self, d, rows, sides, secs, last):
+        """{row: [{side: Mbit/s, "util": %, "jain": index}, ...]} of two-flow
+        runs recorded as d/ROW.RUN.SIDE.json, over each run's last seconds."""
+        runs = {}
+        for row in rows:
+            runs[row] = []
+            for r in range(1, self.nruns + 1):
+                x = [self.tail_mbps(read_json(os.path.join(
+                    d, "%s.%d.%s.json" % (row, r, side))), secs, last)
+                     for side in sides]
+                if any(isnan(v) for v in x):
+                    continue
+                m = dict(zip(sides, x))
+                m["util"] = 100.0 * sum(x) / self.rate
+                m["jain"] = self.jain(x)
+                runs[row].append(m)
+        return runs
+
     # 12 --------------------------------------------------------------------
     def share(self):
         d = os.path.join(self.raw, "s12")
@@ -868,21 +886,10 @@ class Run:
             return None
         pairs = self.G.get("s12_ccs", "").split()
         secs, last = float(self.p("S12_SECS")), float(self.p("S12_LAST"))
-        runs = {}
-        for pair in pairs:
-            runs[pair] = []
-            for r in range(1, self.nruns + 1):
-                x = []
-                for side in ("a", "b"):
-                    j = read_json(os.path.join(d, "%s.%d.%s.json" % (pair, r, side)))
-                    x.append(self.tail_mbps(j, secs, last))
-                if any(isnan(v) for v in x):
-                    continue
-                runs[pair].append({"a": x[0], "b": x[1],
-                                   "util": 100.0 * (x[0] + x[1]) / self.rate,
-                                   "ashare": 100.0 * x[0] / self.rate,
-                                   "bshare": 100.0 * x[1] / self.rate,
-                                   "jain": self.jain(x)})
+        runs = self.two_flow_runs(d, pairs, ("a", "b"), secs, last)
+        for m in (m for v in runs.values() for m in v):
+            m["ashare"] = 100.0 * m["a"] / self.rate
+            m["bshare"] = 100.0 * m["b"] / self.rate
         cols = [Col("a", "A Mbit/s", 1), Col("b", "B Mbit/s", 1),
                 Col("ashare", "A % of link", 0), Col("bshare", "B % of link", 0),
                 Col("util", "together % of capacity", 1),
@@ -913,20 +920,9 @@ class Run:
         if os.path.exists(os.path.join(d, "setup")):
             setup = kv_line(open(os.path.join(d, "setup")).read())
         secs, last = float(self.p("S9_SECS")), float(self.p("S9_LAST"))
-        runs = {}
-        for cc in self.ccs:
-            runs[cc] = []
-            for r in range(1, self.nruns + 1):
-                x = []
-                for side in ("near", "far"):
-                    j = read_json(os.path.join(d, "%s.%d.%s.json" % (cc, r, side)))
-                    x.append(self.tail_mbps(j, secs, last))
-                if any(isnan(v) for v in x):
-                    continue
-                runs[cc].append({"near": x[0], "far": x[1],
-                                 "util": 100.0 * (x[0] + x[1]) / self.rate,
-                                 "jain": self.jain(x),
-                                 "ratio": x[1] / x[0] if x[0] else NAN})
+        runs = self.two_flow_runs(d, self.ccs, ("near", "far"), secs, last)
+        for m in (m for v in runs.values() for m in v):
+            m["ratio"] = m["far"] / m["near"] if m["near"] else NAN
         cols = [Col("util", "goodput % of capacity", 1, "high", True),
                 Col("near", "short-RTT flow Mbit/s", 1),
                 Col("far", "long-RTT flow Mbit/s", 1),
