@@ -393,6 +393,49 @@ static u32 timely_burst_bytes(const struct sock *sk, u32 acked, u32 seg)
 	return min(acked, burst);
 }
 
+/*
+ * One completion event with the engine RTT rtt: update, count, trace;
+ * first: the first of this ACK's completions (it calibrates).
+ */
+static void timely_complete(struct sock *sk, struct timely *ca, u32 rtt,
+			    bool first)
+{
+	u64 old_rate = ca->s.rate_bytes_ps;
+
+	timely_count(sk, TIMELY_MIB_COMPLETION);
+	switch (timely_on_completion_at(&ca->s, &timely_p, rtt,
+					(u32)tcp_sk(sk)->tcp_mstamp, first)) {
+	case TIMELY_FIRST:
+		break;
+	case TIMELY_AI_LOW:
+		timely_count(sk, TIMELY_MIB_INC);
+		timely_decided(sk, ca, old_rate, TIMELY_R_AI_LOW);
+		break;
+	case TIMELY_AI:
+		timely_count(sk, TIMELY_MIB_INC);
+		timely_decided(sk, ca, old_rate, TIMELY_R_AI);
+		break;
+	case TIMELY_HAI:
+		timely_count(sk, TIMELY_MIB_HAI);
+		timely_decided(sk, ca, old_rate, TIMELY_R_HAI);
+		break;
+	case TIMELY_MD_HIGH:
+		timely_count(sk, TIMELY_MIB_HIGH_DEC);
+		timely_decided(sk, ca, old_rate, TIMELY_R_MD_HIGH);
+		break;
+	case TIMELY_MD_GRAD:
+		timely_count(sk, TIMELY_MIB_GRAD_DEC);
+		timely_decided(sk, ca, old_rate, TIMELY_R_MD_GRAD);
+		break;
+	case TIMELY_PATCHED:
+		timely_count(sk, TIMELY_MIB_PATCHED);
+		timely_decided(sk, ca, old_rate, TIMELY_R_PATCHED);
+		break;
+	default:
+		break;
+	}
+}
+
 static void timely_cong_control(DCC_CONG_CONTROL_ARGS)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
@@ -403,12 +446,11 @@ static void timely_cong_control(DCC_CONG_CONTROL_ARGS)
 		[DCC_TS_V_MISSING] = TIMELY_MIB_TS_MISSING,
 		[DCC_TS_V_REJECTED] = TIMELY_MIB_TS_REJECTED,
 	};
-	u32 acked, seg = READ_ONCE(segment_bytes), rtt;
+	u32 acked, seg = READ_ONCE(segment_bytes), rtt, n, k;
 	bool plb_sample = false, plb_above = false;
 	struct timely_params e;
 	struct dcc_ts_split sp;
 	enum dcc_ts_verdict v;
-	u64 old_rate;
 
 	/* Every delivery-rate sample teaches the line-rate estimator. */
 	if (rs->delivered > 0 && rs->interval_us > 0)
@@ -463,43 +505,13 @@ static void timely_cong_control(DCC_CONG_CONTROL_ARGS)
 	if (READ_ONCE(rtt_min_filter) && ca->s.seg_min_rtt_us)
 		rtt = min_t(u32, rtt, ca->s.seg_min_rtt_us);
 	ca->s.seg_min_rtt_us = min_t(u32, rtt, TIMELY_SEG_MIN_MAX_US);
-	if (!timely_account_acked(&ca->s, acked, seg,
-				  timely_no_more_data(sk)))
+	n = timely_account_acked(&ca->s, acked, seg, timely_no_more_data(sk));
+	if (!n)
 		goto apply;
 	ca->s.seg_min_rtt_us = 0;
-	old_rate = ca->s.rate_bytes_ps;
-	timely_count(sk, TIMELY_MIB_COMPLETION);
-	switch (timely_on_completion_at(&ca->s, &timely_p, rtt,
-					(u32)tp->tcp_mstamp)) {
-	case TIMELY_FIRST:
-		break;
-	case TIMELY_AI_LOW:
-		timely_count(sk, TIMELY_MIB_INC);
-		timely_decided(sk, ca, old_rate, TIMELY_R_AI_LOW);
-		break;
-	case TIMELY_AI:
-		timely_count(sk, TIMELY_MIB_INC);
-		timely_decided(sk, ca, old_rate, TIMELY_R_AI);
-		break;
-	case TIMELY_HAI:
-		timely_count(sk, TIMELY_MIB_HAI);
-		timely_decided(sk, ca, old_rate, TIMELY_R_HAI);
-		break;
-	case TIMELY_MD_HIGH:
-		timely_count(sk, TIMELY_MIB_HIGH_DEC);
-		timely_decided(sk, ca, old_rate, TIMELY_R_MD_HIGH);
-		break;
-	case TIMELY_MD_GRAD:
-		timely_count(sk, TIMELY_MIB_GRAD_DEC);
-		timely_decided(sk, ca, old_rate, TIMELY_R_MD_GRAD);
-		break;
-	case TIMELY_PATCHED:
-		timely_count(sk, TIMELY_MIB_PATCHED);
-		timely_decided(sk, ca, old_rate, TIMELY_R_PATCHED);
-		break;
-	default:
-		break;
-	}
+	/* One update per completed segment, each with this ACK's sample. */
+	for (k = 0; k < n; k++)
+		timely_complete(sk, ca, rtt, k == 0);
 	timely_effective(&timely_p, &ca->s, &e);
 apply:
 	dcc_plb_link_ack(sk, &ca->plb, rs, plb_sample, plb_above);

@@ -253,22 +253,45 @@ static inline bool timely_completion_due(u32 bytes_acked, u32 segment_bytes,
 	return bytes_acked >= segment_bytes || no_more_data;
 }
 
+/* Completions one ACK may complete; the bytes of any more are dropped. */
+#define TIMELY_MAX_COMPLETIONS	16U
+
 /*
- * Count newly acked bytes; true (and the count restarts) when they complete
- * a segment, i.e. when the glue should call timely_on_completion().
+ * Count newly acked bytes; returns the completion events they complete
+ * (0: none yet), i.e. how many times the glue calls timely_on_completion()
+ * with this ACK's sample.  A stretch ACK (GRO, ACK thinning, a lost ACK)
+ * that covers several segments completes each of them, as that many ACKs
+ * would have, and the bytes past the last whole segment count towards the
+ * next one; with no more data to send the bytes left complete one more.
+ * At most TIMELY_MAX_COMPLETIONS per ACK: an ACK covering more (a burst
+ * acknowledged after a stall) has one sample for all of them.
  */
-static inline bool timely_account_acked(struct timely_state *s,
-					u32 newly_acked, u32 segment_bytes,
-					bool no_more_data)
+static inline u32 timely_account_acked(struct timely_state *s,
+				       u32 newly_acked, u32 segment_bytes,
+				       bool no_more_data)
 {
 	u64 acked = (u64)s->acked_bytes + newly_acked;
+	u32 n;
 
 	s->acked_bytes = dcc_sat_u32(acked);
 	if (!timely_completion_due(s->acked_bytes, segment_bytes,
 				   no_more_data))
-		return false;
-	s->acked_bytes = 0;
-	return true;
+		return 0;
+	if (!segment_bytes) {
+		s->acked_bytes = 0;
+		return 1;
+	}
+	n = s->acked_bytes / segment_bytes;
+	s->acked_bytes -= n * segment_bytes;
+	if (no_more_data && s->acked_bytes) {
+		n++;
+		s->acked_bytes = 0;
+	}
+	if (n > TIMELY_MAX_COMPLETIONS) {
+		n = TIMELY_MAX_COMPLETIONS;
+		s->acked_bytes = 0;
+	}
+	return n;
 }
 
 /* |v| as an unsigned value (also right for the most negative s64). */
@@ -612,14 +635,19 @@ static inline s32 timely_grad_fx(const struct timely_state *s,
 	return timely_gradient_fx(e, timely_dead_band(e, s->rtt_diff_fx));
 }
 
-/* Calibrate with rtt_us, then the completion update with the result. */
+/*
+ * Calibrate with rtt_us, then the completion update with the result.  The
+ * further completions of a stretch ACK (timely_account_acked()) pass
+ * calibrate false: they carry the same sample, which would otherwise count
+ * as that many changes of 0 in the noise estimate.
+ */
 static inline enum timely_regime
 timely_on_completion_at(struct timely_state *s, const struct timely_params *p,
-			u32 rtt_us, u32 now_us)
+			u32 rtt_us, u32 now_us, bool calibrate)
 {
 	struct timely_params e;
 
-	if (p->calibrate)
+	if (p->calibrate && calibrate)
 		timely_calibrate(s, p, rtt_us, now_us);
 	timely_effective(p, s, &e);
 	return timely_on_completion(s, &e, rtt_us);

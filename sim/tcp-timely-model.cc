@@ -214,12 +214,12 @@ TcpTimelyModel::CongControl(Ptr<TcpSocketState> tcb,
     if (TIMELY_DEF_rtt_min_filter && s->seg_min_rtt_us)
         rtt = std::min<uint32_t>(rtt, s->seg_min_rtt_us);
     s->seg_min_rtt_us = std::min<uint32_t>(rtt, TIMELY_SEG_MIN_MAX_US);
-    if (timely_account_acked(s, acked, TIMELY_DEF_segment_bytes,
-                             tcb->m_bytesInFlight.Get() == 0))
-    {
+    uint32_t n = timely_account_acked(s, acked, TIMELY_DEF_segment_bytes,
+                                      tcb->m_bytesInFlight.Get() == 0);
+    if (n)
         s->seg_min_rtt_us = 0;
-        timely_on_completion_at(s, p, rtt, now);
-    }
+    for (uint32_t k = 0; k < n; k++)
+        timely_on_completion_at(s, p, rtt, now, k == 0);
     Apply(tcb, true);
 }
 

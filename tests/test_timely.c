@@ -670,17 +670,65 @@ static void test_completion_due(void **state)
 	assert_true(timely_completion_due(1, 0, false));
 
 	timely_state_init(&s, &p, 1000000);
-	assert_false(timely_account_acked(&s, 30000, 65536, false));
-	assert_false(timely_account_acked(&s, 30000, 65536, false));
-	assert_true(timely_account_acked(&s, 30000, 65536, false));
+	assert_int_equal(timely_account_acked(&s, 30000, 65536, false), 0);
+	assert_int_equal(timely_account_acked(&s, 30000, 65536, false), 0);
+	assert_int_equal(timely_account_acked(&s, 30000, 65536, false), 1);
+	/* The bytes past the segment count towards the next one. */
+	assert_int_equal(s.acked_bytes, 90000 - 65536);
+	s.acked_bytes = 0;
+	assert_int_equal(timely_account_acked(&s, 1448, 65536, false), 0);
+	assert_int_equal(timely_account_acked(&s, 1448, 65536, true), 1);
 	assert_int_equal(s.acked_bytes, 0);
-	assert_false(timely_account_acked(&s, 1448, 65536, false));
-	assert_true(timely_account_acked(&s, 1448, 65536, true));
-	assert_false(timely_account_acked(&s, 0, 65536, true));
-	assert_true(timely_account_acked(&s, 0xFFFFFFFFU, 0xFFFFFFFFU, false));
+	assert_int_equal(timely_account_acked(&s, 0, 65536, true), 0);
+	assert_int_equal(timely_account_acked(&s, 0xFFFFFFFFU, 0xFFFFFFFFU,
+					      false), 1);
 	/* Saturates instead of wrapping to a small count. */
 	s.acked_bytes = 0xFFFFFFF0U;
-	assert_true(timely_account_acked(&s, 0x100, 0xFFFFFFFFU, false));
+	assert_int_equal(timely_account_acked(&s, 0x100, 0xFFFFFFFFU, false), 1);
+}
+
+/*
+ * A stretch ACK completes every segment it covers (issue 15 item 16: it
+ * was one update whatever it covered, the rest of its bytes dropped):
+ * 4 x 16 KB in one ACK are 4 completions, as 4 ACKs would be, and a flow
+ * acknowledged so grows as fast as one acknowledged per segment.
+ */
+static void test_stretch_ack(void **state)
+{
+	struct timely_params p = paper_params();
+	struct timely_state a, b;
+	u32 k, i, n;
+	u32 t = 0;
+
+	(void)state;
+	timely_state_init(&a, &p, 1000000);
+	assert_int_equal(timely_account_acked(&a, 4 * 16384 + 100, 16384,
+					      false), 4);
+	assert_int_equal(a.acked_bytes, 100);
+	assert_int_equal(timely_account_acked(&a, 16284, 16384, false), 1);
+	assert_int_equal(a.acked_bytes, 0);
+	/* No more data: the bytes past the last segment complete one more. */
+	assert_int_equal(timely_account_acked(&a, 2 * 16384 + 1, 16384, true), 3);
+	/* At most TIMELY_MAX_COMPLETIONS per ACK. */
+	assert_int_equal(timely_account_acked(&a, 100 * 16384, 16384, false),
+			 TIMELY_MAX_COMPLETIONS);
+	assert_int_equal(a.acked_bytes, 0);
+
+	/* Same path, same samples: stretch ACKs grow the rate as 1 per seg. */
+	timely_state_init(&a, &p, 100000000);
+	timely_state_init(&b, &p, 100000000);
+	for (k = 0; k < 50; k++) {
+		t += 100;
+		n = timely_account_acked(&a, 4 * 16384, 16384, false);
+		for (i = 0; i < n; i++)
+			timely_on_completion_at(&a, &p, 30, t, i == 0);
+		for (i = 0; i < 4; i++) {
+			assert_int_equal(timely_account_acked(&b, 16384, 16384,
+							      false), 1);
+			timely_on_completion_at(&b, &p, 30, t, true);
+		}
+	}
+	assert_int_equal(a.rate_bytes_ps, b.rate_bytes_ps);
 }
 
 /* ---- 6. patched variant: fixed point and fairness ---- */
@@ -1044,7 +1092,7 @@ static void feed(struct timely_state *s, const struct timely_params *p,
 {
 	while (n-- > 0) {
 		*t += 1000;
-		timely_on_completion_at(s, p, rtt, *t);
+		timely_on_completion_at(s, p, rtt, *t, true);
 	}
 }
 
@@ -1133,7 +1181,7 @@ static void test_calib_dead_band(void **state)
 	assert_true(s.regime == TIMELY_AI || s.regime == TIMELY_HAI);
 	assert_true(s.rate_bytes_ps > before);
 	/* A rise well beyond the band is a gradient again. */
-	assert_int_equal(timely_on_completion_at(&s, &p, 700, t += 1000),
+	assert_int_equal(timely_on_completion_at(&s, &p, 700, t += 1000, true),
 			 TIMELY_MD_GRAD);
 	assert_true(timely_grad_fx(&s, &p) >= 0);
 }
@@ -1158,7 +1206,7 @@ static void test_calib_line_rate(void **state)
 	assert_near(e.delta_bytes_ps, UNIT_RATE(line) / 1000.0, 2);
 	/* The rate is clamped to the learnt ceiling. */
 	s.rate_bytes_ps = LINE_10G;
-	timely_on_completion_at(&s, &p, 300, 2000);
+	timely_on_completion_at(&s, &p, 300, 2000, true);
 	assert_true(s.rate_bytes_ps <= UNIT_RATE(line));
 	/* Headroom: 25 % above the best sample. */
 	p.lr.headroom_pct = 25;
@@ -1222,6 +1270,7 @@ int main(void)
 		cmocka_unit_test(test_extreme_params),
 		cmocka_unit_test(test_serialization),
 		cmocka_unit_test(test_completion_due),
+		cmocka_unit_test(test_stretch_ack),
 		cmocka_unit_test(test_patched_fixed_point),
 		cmocka_unit_test(test_patched_single_flow),
 		cmocka_unit_test(test_two_flows),

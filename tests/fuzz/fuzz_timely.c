@@ -337,7 +337,11 @@ static void ev_ack(struct sim *x)
 			 x->s.acked_bytes, acked, before, seg, last);
 		return;
 	}
-	FZ_CHECK(f, x->s.acked_bytes == 0, "count not restarted");
+	FZ_CHECK(f, due <= TIMELY_MAX_COMPLETIONS &&
+		 (!seg || x->s.acked_bytes < seg) &&
+		 (!last || x->s.acked_bytes == 0),
+		 "%u completions, %u bytes left, segment %u, last %d", due,
+		 x->s.acked_bytes, seg, last);
 	x->seg_min_rtt_us = 0;
 	completion(x, rtt);
 }
@@ -415,7 +419,7 @@ static void ev_calibrated(struct sim *x, bool sample)
 		x->calib_last = true;
 		timely_on_completion_at(&x->s, &p, fz_u8(f) & 1 ?
 					fz_range(f, 1, 5000) : fz_u32_edge(f),
-					x->now);
+					x->now, true);
 		x->bounded = false;
 	}
 	timely_effective(&p, &x->s, &e);
