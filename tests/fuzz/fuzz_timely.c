@@ -310,7 +310,7 @@ static void ev_ack(struct sim *x)
 	u32 raw = sel & 2 ? fz_range(f, 1, 2000) : fz_u32_edge(f);
 	bool has_rtt = !(sel & 4), gso = sel & 8, last = sel & 16;
 	u32 seg = x->m[P_SEGMENT], acked, burst, ser, rtt, before;
-	bool due;
+	u32 due;
 
 	if (!pkts)
 		return;
