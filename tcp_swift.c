@@ -316,6 +316,8 @@ static void swift_cong_control(DCC_CONG_CONTROL_ARGS)
 		.srtt_us = dcc_srtt_us(tp),
 		.num_acked = rs->acked_sacked,
 		.has_delay = rs->rtt_us > 0,
+		/* tcp_ack() zeroes it when snd_una advances. */
+		.timeouts_cleared = !inet_csk(sk)->icsk_retransmits,
 	};
 	static const u8 ts_mib[DCC_TS_V_MAX] = {
 		[DCC_TS_V_HW] = SWIFT_MIB_TS_HW,
@@ -385,16 +387,29 @@ static void swift_cong_control(DCC_CONG_CONTROL_ARGS)
 
 static void swift_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 {
-	struct tcp_sock *tp = tcp_sk(sk);
 	struct swift *ca = inet_csk_ca(sk);
 
+	dcc_plb_link_event(sk, &ca->plb, ev);
+}
+
+/*
+ * A retransmit timeout.  tcp_enter_loss() moves to TCP_CA_Loss on every
+ * timeout, the backed-off ones of an episode included, but raises
+ * CA_EVENT_LOSS only on the first: counting the events, the count never
+ * reached retx_reset_threshold.  (tcp_simple_retransmit()'s entry into
+ * Loss after an MTU reduction counts too; it is rare, and at most one
+ * max_mdf cut.)
+ */
+static void swift_rto(struct sock *sk)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct swift *ca = inet_csk_ca(sk);
 	struct swift_snap old = swift_snap(ca);
+	u8 state = inet_csk(sk)->icsk_ca_state;
 	bool reset;
 
-	dcc_plb_link_event(sk, &ca->plb, ev);
-	/* CA_EVENT_LOSS is raised by a retransmit timeout only. */
-	if (ev != CA_EVENT_LOSS ||
-	    !swift_on_rto(&ca->s, &swift_p, tp->tcp_mstamp, dcc_srtt_us(tp)))
+	if (!swift_on_rto(&ca->s, &swift_p, tp->tcp_mstamp, dcc_srtt_us(tp),
+			  state != TCP_CA_Loss && state != TCP_CA_Recovery))
 		return;
 	reset = ca->s.retx_cnt >= swift_p.retx_reset;
 	swift_count(sk, reset ? SWIFT_MIB_RTO_RESET : SWIFT_MIB_RTO_CUT);
@@ -409,6 +424,10 @@ static void swift_set_state(struct sock *sk, u8 new_state)
 
 	struct swift_snap old = swift_snap(ca);
 
+	if (new_state == TCP_CA_Loss) {
+		swift_rto(sk);
+		return;
+	}
 	if (new_state == TCP_CA_Recovery &&
 	    inet_csk(sk)->icsk_ca_state != TCP_CA_Recovery &&
 	    swift_on_fast_recovery(&ca->s, &swift_p, tp->tcp_mstamp,
