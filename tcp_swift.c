@@ -82,7 +82,7 @@ DCC_PARAM_UINT(pacing_headroom_pct, 120, 100, 1000, NULL, NULL,
 DCC_PARAM_ENUM(tstamp, DCC_TS_MODE_AUTO, dcc_ts_mode_names, NULL,
 	       "ACK receive timestamps that split the RTT into fabric and endpoint delay: auto is hardware where the NIC stamps, else software; off uses the whole RTT [default auto, one of auto|hardware|software|off]");
 DCC_PARAM_UINT(delack_guard_us, 40000, 0, 1000000, NULL, NULL,
-	       "a lone segment's sample this far above the floor is taken for a delayed ACK, and a delayed ACK's sample is judged this much lower, in microseconds (0: off; delayed ACKs never cut)");
+	       "the ACK of a lone segment (or one the stack flags) whose sample is this far above the floor is taken for a delayed ACK, and judged this much lower, in microseconds (0: off; ACKs the stack flags never cut)");
 
 static int swift_check_cwnd(const char *name, unsigned int val)
 {
