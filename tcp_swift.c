@@ -15,7 +15,9 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/hash.h>
 #include <linux/inet_diag.h>
+#include <linux/jhash.h>
 #include <linux/module.h>
 #include <net/tcp.h>
 
@@ -148,27 +150,74 @@ static void swift_params_rebuild(void)
 }
 
 /*
- * Host-wide RTT floor (see struct swift_floor).  Read on every ACK, written
- * only when it changes (a new minimum, or the window expired), so the cache
- * line stays shared.  Updates race without a lock: a lost update costs one
- * sample, and each field is read and written whole.
+ * RTT floors per destination (see struct swift_floor): a table of slots
+ * indexed by a hash of the peer's address and network namespace (16 KB).
+ * A slot is read on every ACK and written only when it changes (a new
+ * minimum, the window expired, or another destination takes it over), so
+ * its cache line stays shared.  Updates race without a lock: a lost update
+ * costs one sample.  A takeover clears the key first and sets it last, and
+ * a reader that sees the key change under it takes the slot for empty, so
+ * no connection uses another destination's estimate.
  */
-static struct swift_floor swift_floor;
+#define SWIFT_FLOOR_BITS	10
+static struct swift_floor swift_floors[1 << SWIFT_FLOOR_BITS];
 
-static u32 swift_floor_sample(const struct swift_ack *a)
+/* The destination key of sk (never 0). */
+static u32 swift_floor_key(const struct sock *sk)
 {
-	struct swift_floor f = {
-		.stamp_us = READ_ONCE(swift_floor.stamp_us),
-		.min_us = READ_ONCE(swift_floor.min_us),
-	};
+	u32 seed = net_hash_mix(sock_net(sk)), h;
+
+#if IS_ENABLED(CONFIG_IPV6)
+	if (sk->sk_family == AF_INET6 &&
+	    !ipv6_addr_v4mapped(&sk->sk_v6_daddr))
+		h = jhash2((const u32 *)&sk->sk_v6_daddr, 4, seed);
+	else
+#endif
+		h = jhash_1word((__force u32)sk->sk_daddr, seed);
+	return h ? h : 1;
+}
+
+static struct swift_floor *swift_floor_slot(u32 key)
+{
+	return &swift_floors[hash_32(key, SWIFT_FLOOR_BITS)];
+}
+
+/* A copy of *slot; key 0 if another destination was taking it over. */
+static struct swift_floor swift_floor_read(const struct swift_floor *slot)
+{
+	struct swift_floor f;
+
+	f.key = READ_ONCE(slot->key);
+	smp_rmb();
+	f.min_us = READ_ONCE(slot->min_us);
+	f.stamp_us = READ_ONCE(slot->stamp_us);
+	smp_rmb();
+	if (READ_ONCE(slot->key) != f.key)
+		f.key = 0;
+	return f;
+}
+
+/* Fold the ACK's sample into the destination's floor; returns the floor. */
+static u32 swift_floor_sample(struct swift_floor *slot, struct swift_floor f,
+			      u32 key, const struct swift_ack *a)
+{
+	u32 old_key = f.key;
 
 	if (a->has_delay &&
-	    swift_floor_update(&f, &swift_p, a->delay_us, a->ack_delayed,
-			       a->now_us)) {
-		WRITE_ONCE(swift_floor.stamp_us, f.stamp_us);
-		WRITE_ONCE(swift_floor.min_us, f.min_us);
+	    swift_floor_update_key(&f, &swift_p, key, a->delay_us,
+				   a->ack_delayed, a->now_us)) {
+		if (old_key != key) {
+			WRITE_ONCE(slot->key, 0);
+			smp_wmb();
+		}
+		WRITE_ONCE(slot->min_us, f.min_us);
+		WRITE_ONCE(slot->stamp_us, f.stamp_us);
+		if (old_key != key) {
+			smp_wmb();
+			WRITE_ONCE(slot->key, key);
+		}
 	}
-	return f.min_us;
+	return swift_floor_of(&f, key);
 }
 
 /* Per-socket state, in inet_csk_ca(sk). */
@@ -325,6 +374,9 @@ static void swift_cong_control(DCC_CONG_CONTROL_ARGS)
 		[DCC_TS_V_MISSING] = SWIFT_MIB_TS_MISSING,
 		[DCC_TS_V_REJECTED] = SWIFT_MIB_TS_REJECTED,
 	};
+	u32 fkey = swift_floor_key(sk);
+	struct swift_floor *fslot = swift_floor_slot(fkey);
+	struct swift_floor fl = swift_floor_read(fslot);
 	struct swift_snap old;
 	enum swift_reason why;
 	enum dcc_ts_verdict v;
@@ -351,10 +403,10 @@ static void swift_cong_control(DCC_CONG_CONTROL_ARGS)
 	a.ack_delayed = swift_ack_maybe_delayed(rs->is_ack_delayed,
 						rs->prior_in_flight,
 						rs->acked_sacked, a.delay_us,
-						READ_ONCE(swift_floor.min_us),
+						swift_floor_of(&fl, fkey),
 						READ_ONCE(delack_guard_us));
 	a.delack_us = READ_ONCE(delack_guard_us);
-	a.floor_us = swift_floor_sample(&a);
+	a.floor_us = swift_floor_sample(fslot, fl, fkey, &a);
 	old = swift_snap(ca);
 	act = swift_on_ack(&ca->s, &swift_p, &a);
 	if (a.has_delay && a.ack_delayed)
@@ -470,8 +522,8 @@ static u32 swift_undo_cwnd(struct sock *sk)
  *                    16777 packets)
  *   bbr_pacing_gain  fabric target delay in us, * 256 (ss: target in us)
  *   bbr_min_rtt      base the target counts from, in us: the smaller of
- *                    the host's RTT floor and the connection's minimum RTT
- *                    (ss "mrtt": in ms)
+ *                    the destination's RTT floor and the connection's
+ *                    minimum RTT (ss "mrtt": in ms)
  *   bbr_bw_lo/hi     latest delay sample in us, * 125 (ss: bw * 8 is the
  *                    delay in ns, printed as "bps": with -n exact, else
  *                    "K" reads as us and "M" as ms)

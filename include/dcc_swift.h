@@ -101,23 +101,29 @@ struct swift_ack {
 	u32 delack_us;		/* most a delayed ACK adds to its sample
 				 * (0: a delayed sample never cuts)
 				 */
-	u32 floor_us;		/* host-wide minimum RTT (0: none), see
+	u32 floor_us;		/* the destination's minimum RTT (0: none), see
 				 * struct swift_floor
 				 */
 };
 
 /*
- * The lowest delay any connection of the host has seen within the window:
- * the part of every RTT that is the host's own (stack, NIC, virtual
- * machine) rather than the fabric's queues.  A relative target counts from
- * it.  It is shared by all connections so that one which starts while a
- * queue stands does not take that queue for base delay and claim a higher
- * target than the connections already running (which would let each
- * newcomer push the queue up by one target).
+ * The lowest delay any connection of the host to one destination (address
+ * and network namespace, hashed into key) has seen within the window: the
+ * path's base delay, its propagation and the hosts' own (stack, NIC,
+ * virtual machine) rather than the fabric's queues.  A relative target
+ * counts from it.  It is shared by all connections to the destination so
+ * that one which starts while a queue stands does not take that queue for
+ * base delay and claim a higher target than the connections already
+ * running (which would let each newcomer push the queue up by one
+ * target).  It is per destination, not per host, so that a loopback or
+ * same-rack flow does not lower the base of cross-pod flows, which would
+ * then sit above their target.  The glue keeps the floors in a small hashed
+ * table of slots; a slot holds one destination's floor at a time.
  */
 struct swift_floor {
 	u64 stamp_us;		/* when min_us was taken */
 	u32 min_us;		/* 0: no estimate */
+	u32 key;		/* destination the estimate is for */
 };
 
 /* Compute the derived fields of p from the others. */
@@ -428,6 +434,36 @@ static inline bool swift_floor_update(struct swift_floor *f,
 		return false;
 	if (f->min_us == delay_us && !expired)
 		return false;
+	f->min_us = delay_us;
+	f->stamp_us = now_us;
+	return true;
+}
+
+/* The floor slot f holds for destination key (0: none). */
+static inline u32 swift_floor_of(const struct swift_floor *f, u32 key)
+{
+	return f->key == key ? f->min_us : 0;
+}
+
+/*
+ * Fold a delay sample of destination key into slot f: as
+ * swift_floor_update() when the slot is the destination's; a slot that
+ * holds another destination's floor is taken over (two destinations that
+ * share a slot then each see a recent sample, no lower than their own
+ * minimum RTT: as if there were no floor), but not by a likely-delayed
+ * ACK, whose sample overstates the delay.  Returns true when the slot
+ * changed (the caller then publishes it).
+ */
+static inline bool swift_floor_update_key(struct swift_floor *f,
+					  const struct swift_params *p,
+					  u32 key, u32 delay_us,
+					  bool ack_delayed, u64 now_us)
+{
+	if (f->key == key)
+		return swift_floor_update(f, p, delay_us, ack_delayed, now_us);
+	if (!delay_us || (ack_delayed && f->min_us))
+		return false;
+	f->key = key;
 	f->min_us = delay_us;
 	f->stamp_us = now_us;
 	return true;

@@ -1904,6 +1904,51 @@ static void test_floor(void **state)
 	assert_true(swift_floor_update(&f, &p, 900, false, t + 21 + win));
 	assert_int_equal(f.min_us, 900);
 
+	/*
+	 * Per destination: a slot holds one destination's floor.  A near
+	 * destination (loopback, same rack: 20 us) does not lower the floor
+	 * of a far one (cross-pod: 300 us); it takes the slot over when they
+	 * share it, and the far one's connections then see no floor (0)
+	 * until they take it back, never the near one's 20 us.
+	 */
+	{
+		struct swift_floor g = { 0 };
+		const u32 far = 0x1234, near = 0x5678;
+
+		assert_true(swift_floor_update_key(&g, &p, far, 300, false, t));
+		assert_int_equal(swift_floor_of(&g, far), 300);
+		assert_int_equal(swift_floor_of(&g, near), 0);
+		assert_false(swift_floor_update_key(&g, &p, far, 350, false,
+						    t + 5));
+		assert_true(swift_floor_update_key(&g, &p, near, 20, false,
+						   t + 10));
+		assert_int_equal(swift_floor_of(&g, near), 20);
+		assert_int_equal(swift_floor_of(&g, far), 0);
+		/* A delayed ACK does not take a held slot over... */
+		assert_false(swift_floor_update_key(&g, &p, far, 40300, true,
+						    t + 20));
+		assert_int_equal(swift_floor_of(&g, near), 20);
+		/* ...a genuine sample does, and starts from itself. */
+		assert_true(swift_floor_update_key(&g, &p, far, 310, false,
+						   t + 30));
+		assert_int_equal(swift_floor_of(&g, far), 310);
+		assert_false(swift_floor_update_key(&g, &p, far, 400, false,
+						    t + 40));
+		assert_true(swift_floor_update_key(&g, &p, far, 290, true,
+						   t + 50));
+		assert_int_equal(swift_floor_of(&g, far), 290);
+		/* Zero samples never take a slot. */
+		assert_false(swift_floor_update_key(&g, &p, near, 0, false,
+						    t + 60));
+		/* An empty slot is taken even by a delayed ACK (it only
+		 * lowers an estimate it starts).
+		 */
+		g = (struct swift_floor){ 0 };
+		assert_true(swift_floor_update_key(&g, &p, near, 30, true,
+						   t + 70));
+		assert_int_equal(swift_floor_of(&g, near), 30);
+	}
+
 	/* A flow's target counts from the floor, not its own larger minimum. */
 	{
 		struct swift_state s;
