@@ -188,9 +188,13 @@ static struct swift_floor swift_floor_read(const struct swift_floor *slot)
 	struct swift_floor f;
 
 	f.key = READ_ONCE(slot->key);
+	/* Key before the estimate: pairs with swift_floor_sample()'s
+	 * second smp_wmb().
+	 */
 	smp_rmb();
 	f.min_us = READ_ONCE(slot->min_us);
 	f.stamp_us = READ_ONCE(slot->stamp_us);
+	/* Estimate before the key's re-read: pairs with the first smp_wmb(). */
 	smp_rmb();
 	if (READ_ONCE(slot->key) != f.key)
 		f.key = 0;
@@ -208,11 +212,17 @@ static u32 swift_floor_sample(struct swift_floor *slot, struct swift_floor f,
 				   a->ack_delayed, a->now_us)) {
 		if (old_key != key) {
 			WRITE_ONCE(slot->key, 0);
+			/* Key cleared before the new estimate: pairs with
+			 * swift_floor_read()'s second smp_rmb().
+			 */
 			smp_wmb();
 		}
 		WRITE_ONCE(slot->min_us, f.min_us);
 		WRITE_ONCE(slot->stamp_us, f.stamp_us);
 		if (old_key != key) {
+			/* New estimate before the new key: pairs with
+			 * swift_floor_read()'s first smp_rmb().
+			 */
 			smp_wmb();
 			WRITE_ONCE(slot->key, key);
 		}
