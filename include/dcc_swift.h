@@ -418,9 +418,9 @@ static inline void swift_update_min_rtt(struct swift_state *s,
 }
 
 /*
- * Fold a delay sample into the host-wide floor.  Returns true when the
- * floor changed (the caller then publishes it).  A likely-delayed ACK only
- * lowers it.
+ * Fold a delay sample into a destination's floor (struct swift_floor).
+ * Returns true when the floor changed (the caller then publishes it).  A
+ * likely-delayed ACK only lowers it.
  */
 static inline bool swift_floor_update(struct swift_floor *f,
 				      const struct swift_params *p,
