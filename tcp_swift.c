@@ -15,7 +15,9 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/hash.h>
 #include <linux/inet_diag.h>
+#include <linux/jhash.h>
 #include <linux/module.h>
 #include <net/tcp.h>
 
@@ -82,7 +84,7 @@ DCC_PARAM_UINT(pacing_headroom_pct, 120, 100, 1000, NULL, NULL,
 DCC_PARAM_ENUM(tstamp, DCC_TS_MODE_AUTO, dcc_ts_mode_names, NULL,
 	       "ACK receive timestamps that split the RTT into fabric and endpoint delay: auto is hardware where the NIC stamps, else software; off uses the whole RTT [default auto, one of auto|hardware|software|off]");
 DCC_PARAM_UINT(delack_guard_us, 40000, 0, 1000000, NULL, NULL,
-	       "a lone segment's sample this far above the floor is taken for a delayed ACK, and a delayed ACK's sample is judged this much lower, in microseconds (0: off; delayed ACKs never cut)");
+	       "the ACK of a lone segment (or one the stack flags) whose sample is this far above the floor is taken for a delayed ACK, and judged this much lower, in microseconds (0: off; ACKs the stack flags never cut)");
 
 static int swift_check_cwnd(const char *name, unsigned int val)
 {
@@ -148,27 +150,84 @@ static void swift_params_rebuild(void)
 }
 
 /*
- * Host-wide RTT floor (see struct swift_floor).  Read on every ACK, written
- * only when it changes (a new minimum, or the window expired), so the cache
- * line stays shared.  Updates race without a lock: a lost update costs one
- * sample, and each field is read and written whole.
+ * RTT floors per destination (see struct swift_floor): a table of slots
+ * indexed by a hash of the peer's address and network namespace (16 KB).
+ * A slot is read on every ACK and written only when it changes (a new
+ * minimum, the window expired, or another destination takes it over), so
+ * its cache line stays shared.  Updates race without a lock: a lost update
+ * costs one sample.  A takeover clears the key first and sets it last, and
+ * a reader that sees the key change under it takes the slot for empty, so
+ * no connection uses another destination's estimate.
  */
-static struct swift_floor swift_floor;
+#define SWIFT_FLOOR_BITS	10
+static struct swift_floor swift_floors[1 << SWIFT_FLOOR_BITS];
 
-static u32 swift_floor_sample(const struct swift_ack *a)
+/* The destination key of sk (never 0). */
+static u32 swift_floor_key(const struct sock *sk)
 {
-	struct swift_floor f = {
-		.stamp_us = READ_ONCE(swift_floor.stamp_us),
-		.min_us = READ_ONCE(swift_floor.min_us),
-	};
+	u32 seed = net_hash_mix(sock_net(sk)), h;
+
+#if IS_ENABLED(CONFIG_IPV6)
+	if (sk->sk_family == AF_INET6 &&
+	    !ipv6_addr_v4mapped(&sk->sk_v6_daddr))
+		h = jhash2((const u32 *)&sk->sk_v6_daddr, 4, seed);
+	else
+#endif
+		h = jhash_1word((__force u32)sk->sk_daddr, seed);
+	return h ? h : 1;
+}
+
+static struct swift_floor *swift_floor_slot(u32 key)
+{
+	return &swift_floors[hash_32(key, SWIFT_FLOOR_BITS)];
+}
+
+/* A copy of *slot; key 0 if another destination was taking it over. */
+static struct swift_floor swift_floor_read(const struct swift_floor *slot)
+{
+	struct swift_floor f;
+
+	f.key = READ_ONCE(slot->key);
+	/* Key before the estimate: pairs with swift_floor_sample()'s
+	 * second smp_wmb().
+	 */
+	smp_rmb();
+	f.min_us = READ_ONCE(slot->min_us);
+	f.stamp_us = READ_ONCE(slot->stamp_us);
+	/* Estimate before the key's re-read: pairs with the first smp_wmb(). */
+	smp_rmb();
+	if (READ_ONCE(slot->key) != f.key)
+		f.key = 0;
+	return f;
+}
+
+/* Fold the ACK's sample into the destination's floor; returns the floor. */
+static u32 swift_floor_sample(struct swift_floor *slot, struct swift_floor f,
+			      u32 key, const struct swift_ack *a)
+{
+	u32 old_key = f.key;
 
 	if (a->has_delay &&
-	    swift_floor_update(&f, &swift_p, a->delay_us, a->ack_delayed,
-			       a->now_us)) {
-		WRITE_ONCE(swift_floor.stamp_us, f.stamp_us);
-		WRITE_ONCE(swift_floor.min_us, f.min_us);
+	    swift_floor_update_key(&f, &swift_p, key, a->delay_us,
+				   a->ack_delayed, a->now_us)) {
+		if (old_key != key) {
+			WRITE_ONCE(slot->key, 0);
+			/* Key cleared before the new estimate: pairs with
+			 * swift_floor_read()'s second smp_rmb().
+			 */
+			smp_wmb();
+		}
+		WRITE_ONCE(slot->min_us, f.min_us);
+		WRITE_ONCE(slot->stamp_us, f.stamp_us);
+		if (old_key != key) {
+			/* New estimate before the new key: pairs with
+			 * swift_floor_read()'s first smp_rmb().
+			 */
+			smp_wmb();
+			WRITE_ONCE(slot->key, key);
+		}
 	}
-	return f.min_us;
+	return swift_floor_of(&f, key);
 }
 
 /* Per-socket state, in inet_csk_ca(sk). */
@@ -316,6 +375,8 @@ static void swift_cong_control(DCC_CONG_CONTROL_ARGS)
 		.srtt_us = dcc_srtt_us(tp),
 		.num_acked = rs->acked_sacked,
 		.has_delay = rs->rtt_us > 0,
+		/* tcp_ack() zeroes it when snd_una advances. */
+		.timeouts_cleared = !inet_csk(sk)->icsk_retransmits,
 	};
 	static const u8 ts_mib[DCC_TS_V_MAX] = {
 		[DCC_TS_V_HW] = SWIFT_MIB_TS_HW,
@@ -323,6 +384,9 @@ static void swift_cong_control(DCC_CONG_CONTROL_ARGS)
 		[DCC_TS_V_MISSING] = SWIFT_MIB_TS_MISSING,
 		[DCC_TS_V_REJECTED] = SWIFT_MIB_TS_REJECTED,
 	};
+	u32 fkey = swift_floor_key(sk);
+	struct swift_floor *fslot = swift_floor_slot(fkey);
+	struct swift_floor fl = swift_floor_read(fslot);
 	struct swift_snap old;
 	enum swift_reason why;
 	enum dcc_ts_verdict v;
@@ -349,10 +413,10 @@ static void swift_cong_control(DCC_CONG_CONTROL_ARGS)
 	a.ack_delayed = swift_ack_maybe_delayed(rs->is_ack_delayed,
 						rs->prior_in_flight,
 						rs->acked_sacked, a.delay_us,
-						READ_ONCE(swift_floor.min_us),
+						swift_floor_of(&fl, fkey),
 						READ_ONCE(delack_guard_us));
 	a.delack_us = READ_ONCE(delack_guard_us);
-	a.floor_us = swift_floor_sample(&a);
+	a.floor_us = swift_floor_sample(fslot, fl, fkey, &a);
 	old = swift_snap(ca);
 	act = swift_on_ack(&ca->s, &swift_p, &a);
 	if (a.has_delay && a.ack_delayed)
@@ -385,16 +449,29 @@ static void swift_cong_control(DCC_CONG_CONTROL_ARGS)
 
 static void swift_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 {
-	struct tcp_sock *tp = tcp_sk(sk);
 	struct swift *ca = inet_csk_ca(sk);
 
+	dcc_plb_link_event(sk, &ca->plb, ev);
+}
+
+/*
+ * A retransmit timeout.  tcp_enter_loss() moves to TCP_CA_Loss on every
+ * timeout, the backed-off ones of an episode included, but raises
+ * CA_EVENT_LOSS only on the first: counting the events, the count never
+ * reached retx_reset_threshold.  (tcp_simple_retransmit()'s entry into
+ * Loss after an MTU reduction counts too; it is rare, and at most one
+ * max_mdf cut.)
+ */
+static void swift_rto(struct sock *sk)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct swift *ca = inet_csk_ca(sk);
 	struct swift_snap old = swift_snap(ca);
+	u8 state = inet_csk(sk)->icsk_ca_state;
 	bool reset;
 
-	dcc_plb_link_event(sk, &ca->plb, ev);
-	/* CA_EVENT_LOSS is raised by a retransmit timeout only. */
-	if (ev != CA_EVENT_LOSS ||
-	    !swift_on_rto(&ca->s, &swift_p, tp->tcp_mstamp, dcc_srtt_us(tp)))
+	if (!swift_on_rto(&ca->s, &swift_p, tp->tcp_mstamp, dcc_srtt_us(tp),
+			  state != TCP_CA_Loss && state != TCP_CA_Recovery))
 		return;
 	reset = ca->s.retx_cnt >= swift_p.retx_reset;
 	swift_count(sk, reset ? SWIFT_MIB_RTO_RESET : SWIFT_MIB_RTO_CUT);
@@ -409,6 +486,10 @@ static void swift_set_state(struct sock *sk, u8 new_state)
 
 	struct swift_snap old = swift_snap(ca);
 
+	if (new_state == TCP_CA_Loss) {
+		swift_rto(sk);
+		return;
+	}
 	if (new_state == TCP_CA_Recovery &&
 	    inet_csk(sk)->icsk_ca_state != TCP_CA_Recovery &&
 	    swift_on_fast_recovery(&ca->s, &swift_p, tp->tcp_mstamp,
@@ -451,8 +532,8 @@ static u32 swift_undo_cwnd(struct sock *sk)
  *                    16777 packets)
  *   bbr_pacing_gain  fabric target delay in us, * 256 (ss: target in us)
  *   bbr_min_rtt      base the target counts from, in us: the smaller of
- *                    the host's RTT floor and the connection's minimum RTT
- *                    (ss "mrtt": in ms)
+ *                    the destination's RTT floor and the connection's
+ *                    minimum RTT (ss "mrtt": in ms)
  *   bbr_bw_lo/hi     latest delay sample in us, * 125 (ss: bw * 8 is the
  *                    delay in ns, printed as "bps": with -n exact, else
  *                    "K" reads as us and "M" as ms)

@@ -62,7 +62,9 @@ struct swift_params {
 struct swift_state {
 	u32 fcwnd_fx;		/* fabric window */
 	u32 ecwnd_fx;		/* endpoint window */
-	u32 prior_cwnd_fx;	/* effective window before the last cut (undo) */
+	u32 prior_cwnd_fx;	/* fabric window before the last loss
+				 * episode's first cut (undo)
+				 */
 	u16 fai_rem;		/* fabric increase carried over, 1/65536 fx */
 	u16 eai_rem;		/* endpoint increase carried over, 1/65536 fx */
 	u64 t_fdec_us;		/* time of the last fabric decrease */
@@ -73,7 +75,10 @@ struct swift_state {
 	u32 ep_delay_x8;	/* EWMA of the endpoint delay, us << 3 */
 	u32 last_delay_us;	/* latest fabric delay sample */
 	u32 last_target_us;	/* fabric target used for it */
-	u8 retx_cnt;		/* retransmit timeouts in a row */
+	u8 retx_cnt;		/* retransmit timeouts in a row: counted on
+				 * each entry into TCP's Loss state, cleared
+				 * when a timeout's retransmit is acknowledged
+				 */
 	u8 hops;		/* hop count of the path */
 	u8 flags;
 };
@@ -88,27 +93,37 @@ struct swift_ack {
 	bool has_delay;
 	bool has_ep_delay;
 	bool app_limited;	/* not window limited: do not grow */
+	bool timeouts_cleared;	/* no timeout outstanding: the oldest
+				 * segment, which a timeout retransmits, is
+				 * acknowledged (TCP's icsk_retransmits is 0)
+				 */
 	bool ack_delayed;	/* likely a delayed ACK: delay overstated */
 	u32 delack_us;		/* most a delayed ACK adds to its sample
 				 * (0: a delayed sample never cuts)
 				 */
-	u32 floor_us;		/* host-wide minimum RTT (0: none), see
+	u32 floor_us;		/* the destination's minimum RTT (0: none), see
 				 * struct swift_floor
 				 */
 };
 
 /*
- * The lowest delay any connection of the host has seen within the window:
- * the part of every RTT that is the host's own (stack, NIC, virtual
- * machine) rather than the fabric's queues.  A relative target counts from
- * it.  It is shared by all connections so that one which starts while a
- * queue stands does not take that queue for base delay and claim a higher
- * target than the connections already running (which would let each
- * newcomer push the queue up by one target).
+ * The lowest delay any connection of the host to one destination (address
+ * and network namespace, hashed into key) has seen within the window: the
+ * path's base delay, its propagation and the hosts' own (stack, NIC,
+ * virtual machine) rather than the fabric's queues.  A relative target
+ * counts from it.  It is shared by all connections to the destination so
+ * that one which starts while a queue stands does not take that queue for
+ * base delay and claim a higher target than the connections already
+ * running (which would let each newcomer push the queue up by one
+ * target).  It is per destination, not per host, so that a loopback or
+ * same-rack flow does not lower the base of cross-pod flows, which would
+ * then sit above their target.  The glue keeps the floors in a small hashed
+ * table of slots; a slot holds one destination's floor at a time.
  */
 struct swift_floor {
 	u64 stamp_us;		/* when min_us was taken */
 	u32 min_us;		/* 0: no estimate */
+	u32 key;		/* destination the estimate is for */
 };
 
 /* Compute the derived fields of p from the others. */
@@ -233,19 +248,28 @@ static inline bool swift_app_limited(const struct swift_state *s,
 
 /*
  * Is this ACK's delay sample likely inflated by the receiver's delayed-ACK
- * timer?  True when the stack says so, or when the ACK covers a single
- * segment that was alone in flight and the sample exceeds the floor by at
- * least guard_us (a Linux receiver delays a lone segment's ACK by at least
- * 40 ms; no queue a Swift flow keeps comes near that).  guard_us 0: off.
+ * timer?  Only when the ACK could have been held by it (the stack flags it
+ * as possibly delayed, or it covers a single segment that was alone in
+ * flight) and the sample exceeds the floor by at least guard_us.  A Linux
+ * receiver that holds an ACK until its timer fires holds it for at least
+ * TCP_DELACK_MIN (40 ms), and no queue a Swift flow keeps comes near that:
+ * a sample below floor + guard_us was not held by the timer (the receiver
+ * ACKed at once, when its application read the data, or with its reply)
+ * and is as good as any other ACK's sample.  The stack's flag alone is set
+ * on every ACK of a lone sub-MSS segment, i.e. on every ACK of a flow of
+ * small RPCs: taking all of those for delayed ACKs judged each 40 ms lower,
+ * so such a flow never cut on delay and PLB never saw its queue.
+ * guard_us 0: the stack's flag alone (such ACKs then never cut).
  */
 static inline bool swift_ack_maybe_delayed(bool stack_says, u32 prior_in_flight,
 					   u32 acked, u32 delay_us,
 					   u32 floor_us, u32 guard_us)
 {
-	if (stack_says)
-		return true;
-	return guard_us && prior_in_flight <= 1 && acked == 1 &&
-	       delay_us >= (u64)floor_us + guard_us;
+	if (!guard_us)
+		return stack_says;
+	if (!stack_says && (prior_in_flight > 1 || acked != 1))
+		return false;
+	return delay_us >= (u64)floor_us + guard_us;
 }
 
 /*
@@ -303,6 +327,21 @@ static inline void swift_state_init(struct swift_state *s,
 	s->prior_cwnd_fx = s->fcwnd_fx;
 	s->hops = hops > 255 ? 255 : (u8)hops;
 	s->min_rtt_stamp_us = now_us;
+}
+
+/*
+ * The RTT a decrease is gated on: the whole round trip of this ACK's
+ * sample (fabric plus endpoint delay, the RTT the split came from), srtt
+ * without a sample.  See swift_on_ack().
+ */
+static inline u32 swift_gate_rtt_us(const struct swift_ack *a)
+{
+	u64 rtt;
+
+	if (!a->has_delay || !a->delay_us)
+		return a->srtt_us;
+	rtt = (u64)a->delay_us + (a->has_ep_delay ? a->ep_delay_us : 0);
+	return dcc_sat_u32(rtt);
 }
 
 /* True when at least one RTT passed since the decrease stamped at t. */
@@ -379,9 +418,9 @@ static inline void swift_update_min_rtt(struct swift_state *s,
 }
 
 /*
- * Fold a delay sample into the host-wide floor.  Returns true when the
- * floor changed (the caller then publishes it).  A likely-delayed ACK only
- * lowers it.
+ * Fold a delay sample into a destination's floor (struct swift_floor).
+ * Returns true when the floor changed (the caller then publishes it).  A
+ * likely-delayed ACK only lowers it.
  */
 static inline bool swift_floor_update(struct swift_floor *f,
 				      const struct swift_params *p,
@@ -395,6 +434,36 @@ static inline bool swift_floor_update(struct swift_floor *f,
 		return false;
 	if (f->min_us == delay_us && !expired)
 		return false;
+	f->min_us = delay_us;
+	f->stamp_us = now_us;
+	return true;
+}
+
+/* The floor slot f holds for destination key (0: none). */
+static inline u32 swift_floor_of(const struct swift_floor *f, u32 key)
+{
+	return f->key == key ? f->min_us : 0;
+}
+
+/*
+ * Fold a delay sample of destination key into slot f: as
+ * swift_floor_update() when the slot is the destination's; a slot that
+ * holds another destination's floor is taken over (two destinations that
+ * share a slot then each see a recent sample, no lower than their own
+ * minimum RTT: as if there were no floor), but not by a likely-delayed
+ * ACK, whose sample overstates the delay.  Returns true when the slot
+ * changed (the caller then publishes it).
+ */
+static inline bool swift_floor_update_key(struct swift_floor *f,
+					  const struct swift_params *p,
+					  u32 key, u32 delay_us,
+					  bool ack_delayed, u64 now_us)
+{
+	if (f->key == key)
+		return swift_floor_update(f, p, delay_us, ack_delayed, now_us);
+	if (!delay_us || (ack_delayed && f->min_us))
+		return false;
+	f->key = key;
 	f->min_us = delay_us;
 	f->stamp_us = now_us;
 	return true;
@@ -441,32 +510,39 @@ static inline u32 swift_pacing_rtt_us(const struct swift_state *s,
 	return cap ? dcc_min_u32(srtt_us, cap) : srtt_us;
 }
 
-/* Remember the effective window before a cut so undo can restore it. */
+/*
+ * Remember the fabric window before a loss episode's first cut, for undo.
+ * Delay cuts are not undone: the delay that caused them was real.
+ */
 static inline void swift_save_prior(struct swift_state *s)
 {
-	s->prior_cwnd_fx = swift_cwnd_fx(s);
+	s->prior_cwnd_fx = s->fcwnd_fx;
 }
 
 /*
  * Process one ACK. Returns a mask of SWIFT_ACT_* describing the reaction.
  *
  * "At most one decrease per RTT" is judged with the RTT of the sample
- * itself: a cut is allowed when the acknowledged packet left after the
- * previous cut (now - delay >= t_last_decrease), so the controller never
- * reacts twice to the congestion one cut already answered.  srtt would
- * lag a queue that builds within a few RTTs (an incast), allowing a cut
- * for every few packets of the same burst; after a long queue it would
- * hold cuts back for as long as it stays inflated.  Without a delay
- * sample, srtt stands in.
+ * itself, the whole round trip (the paper's can_decrease: now -
+ * t_last_decrease >= rtt): a cut is allowed when the acknowledged packet
+ * left after the previous cut (now - rtt >= t_last_decrease), so the
+ * controller never reacts twice to the congestion one cut already
+ * answered.  Both windows are gated on it: the fabric delay alone is only
+ * part of the round trip, and with a large endpoint delay it let the
+ * endpoint window be cut many times per RTT.  srtt would lag a queue that
+ * builds within a few RTTs (an incast), allowing a cut for every few
+ * packets of the same burst; after a long queue it would hold cuts back
+ * for as long as it stays inflated.  Without a delay sample, srtt stands
+ * in.
  */
 static inline u32 swift_on_ack(struct swift_state *s,
 			       const struct swift_params *p,
 			       const struct swift_ack *a)
 {
-	u32 rtt_us = a->has_delay && a->delay_us ? a->delay_us : a->srtt_us;
+	u32 rtt_us = swift_gate_rtt_us(a);
 	u32 act = 0;
 
-	if (a->num_acked)
+	if (a->timeouts_cleared)
 		s->retx_cnt = 0;
 
 	if (a->has_delay && a->delay_us) {
@@ -493,11 +569,10 @@ static inline u32 swift_on_ack(struct swift_state *s,
 		} else if ((!a->ack_delayed || a->delack_us) &&
 			   swift_can_decrease(s, SWIFT_F_FDEC_VALID,
 					      s->t_fdec_us, a->now_us,
-					      a->delay_us)) {
+					      rtt_us)) {
 			u32 lo = dcc_min_u32(s->fcwnd_fx,
 					     swift_min_fcwnd_fx(s, p));
 
-			swift_save_prior(s);
 			s->fcwnd_fx = swift_cut(p, s->fcwnd_fx,
 						swift_md_factor_fx(p, d,
 								   target));
@@ -522,7 +597,6 @@ static inline u32 swift_on_ack(struct swift_state *s,
 		} else if (swift_can_decrease(s, SWIFT_F_EDEC_VALID,
 					      s->t_edec_us, a->now_us,
 					      rtt_us)) {
-			swift_save_prior(s);
 			s->ecwnd_fx = swift_cut(p, s->ecwnd_fx,
 						swift_md_factor_fx(p, ep,
 								   p->ep_target_us));
@@ -542,7 +616,6 @@ static inline bool swift_loss_cut(struct swift_state *s,
 	if (!swift_can_decrease(s, SWIFT_F_FDEC_VALID, s->t_fdec_us, now_us,
 				srtt_us))
 		return false;
-	swift_save_prior(s);
 	s->fcwnd_fx = swift_cut(p, s->fcwnd_fx,
 				DCC_FX_ONE - dcc_min_u32(p->max_mdf_fx,
 							 DCC_FX_ONE));
@@ -551,27 +624,37 @@ static inline bool swift_loss_cut(struct swift_state *s,
 	return true;
 }
 
-/* Entering fast recovery (a loss detected by ACKs). */
+/*
+ * Entering fast recovery (a loss detected by ACKs): a new loss episode,
+ * whose undo goes back to the fabric window it starts with.
+ */
 static inline bool swift_on_fast_recovery(struct swift_state *s,
 					  const struct swift_params *p,
 					  u64 now_us, u32 srtt_us)
 {
+	swift_save_prior(s);
 	return swift_loss_cut(s, p, now_us, srtt_us);
 }
 
 /*
- * A retransmit timeout: after retx_reset timeouts in a row the fabric window
- * drops to its floor, otherwise it is cut by max_mdf (once per RTT).
- * Returns true if the window was reduced.
+ * A retransmit timeout (the glue calls it on every entry into TCP's Loss
+ * state, the backed-off timeouts of one episode included): after
+ * retx_reset timeouts in a row the fabric window drops to its floor,
+ * otherwise it is cut by max_mdf (once per RTT).  new_episode: the first
+ * timeout after the connection left Loss and fast recovery, whose undo
+ * goes back to the fabric window it starts with (a timeout during fast
+ * recovery, or a later one, keeps the episode's window).  Returns true if
+ * the window was reduced.
  */
 static inline bool swift_on_rto(struct swift_state *s,
 				const struct swift_params *p,
-				u64 now_us, u32 srtt_us)
+				u64 now_us, u32 srtt_us, bool new_episode)
 {
+	if (new_episode)
+		swift_save_prior(s);
 	if (s->retx_cnt < 255)
 		s->retx_cnt++;
 	if (s->retx_cnt >= p->retx_reset) {
-		swift_save_prior(s);
 		s->fcwnd_fx = dcc_clamp_u32(p->min_cwnd_fx, p->min_cwnd_fx,
 					    p->max_cwnd_fx);
 		s->t_fdec_us = now_us;
@@ -581,7 +664,13 @@ static inline bool swift_on_rto(struct swift_state *s,
 	return swift_loss_cut(s, p, now_us, srtt_us);
 }
 
-/* A cut turned out spurious: go back to the window before it. */
+/*
+ * A loss episode turned out spurious: give back its loss and timeout cuts,
+ * i.e. the fabric window it started with (never lowering a window that
+ * grew past it), as tcp_cubic and tcp_bbr restore their pre-loss window.
+ * The endpoint window and any delay cut before the episode stay: the
+ * delay that caused them was real.
+ */
 static inline void swift_undo(struct swift_state *s,
 			      const struct swift_params *p)
 {
@@ -589,7 +678,6 @@ static inline void swift_undo(struct swift_state *s,
 			      p->max_cwnd_fx);
 
 	s->fcwnd_fx = dcc_max_u32(s->fcwnd_fx, c);
-	s->ecwnd_fx = dcc_max_u32(s->ecwnd_fx, c);
 }
 
 #endif /* _DCC_SWIFT_H */

@@ -53,6 +53,10 @@ pauses=$(stat PlbRtoPause)
 paused=$(stat PlbRepathPaused)
 log "RTO pauses $pauses, repaths held by a pause $paused, repaths idle $(stat PlbRepathIdle) forced $(stat PlbRepathForced)"
 log "TCP's RTO rehashes: $(nstat_get "$NS_CLI" TcpExtTcpTimeoutRehash)"
+# Swift's own view of the timeouts: a connection left on A by three
+# rehashes in a row resets its window (retx_reset_threshold).  Whether any
+# connection is left there that long depends on the hashes: logged.
+log "swift: timeout cuts $(mod_stat "$NS_CLI" tcp_swift_stat SwiftRtoCut), resets $(mod_stat "$NS_CLI" tcp_swift_stat SwiftRtoReset)"
 expect "timeouts on the black-holed path paused PLB" "$pauses > 0"
 expect "repaths fell due during the pause and were held" "$paused > 0"
 # Per connection: no PLB repath after its first pause began (the pause,

@@ -550,9 +550,9 @@ static void test_decrease_gate_shared(void **state)
 	assert_int_equal(s.fcwnd_fx, 16 << 16);
 	assert_false(swift_on_fast_recovery(&s, &p, 199, 50));
 	assert_int_equal(s.fcwnd_fx, 16 << 16);
-	assert_false(swift_on_rto(&s, &p, 199, 50));
+	assert_false(swift_on_rto(&s, &p, 199, 50, false));
 	assert_int_equal(s.fcwnd_fx, 16 << 16);
-	assert_true(swift_on_rto(&s, &p, 200, 50));
+	assert_true(swift_on_rto(&s, &p, 200, 50, false));
 	assert_int_equal(s.fcwnd_fx, 8 << 16);
 }
 
@@ -586,7 +586,13 @@ static void test_decrease_gate_sample_rtt(void **state)
 	assert_int_equal(ack(&s, &p, 1250, 5000, 1, 151), 0);
 	assert_int_equal(ack(&s, &p, 1250, 5000, 1, 150), SWIFT_ACT_FDEC);
 	assert_int_equal(s.fcwnd_fx, 8 << 16);
-	/* Endpoint cuts use the fabric sample's RTT too, srtt without one. */
+	/*
+	 * "One RTT" is the whole round trip (fabric plus endpoint delay, the
+	 * paper's rtt), not the fabric part: with a fabric delay of 5 us and
+	 * an endpoint delay of 1000 us, the endpoint window is cut once per
+	 * 1005 us, not once per 5 us (200 cuts per RTT).  srtt without a
+	 * sample.
+	 */
 	swift_state_init(&s, &p, 10, DEFAULT_HOPS, 0);
 	{
 		struct swift_ack a = {
@@ -594,18 +600,37 @@ static void test_decrease_gate_sample_rtt(void **state)
 			.has_delay = true, .delay_us = 5,
 			.has_ep_delay = true, .ep_delay_us = 1000,
 		};
+		u32 cuts = 0;
 
 		assert_int_equal(swift_on_ack(&s, &p, &a), SWIFT_ACT_FINC |
 						  SWIFT_ACT_EDEC);
-		a.now_us = 1004;
-		assert_false(swift_on_ack(&s, &p, &a) & SWIFT_ACT_EDEC);
-		a.now_us = 1005;
+		for (a.now_us = 1001; a.now_us < 2005; a.now_us++)
+			cuts += !!(swift_on_ack(&s, &p, &a) & SWIFT_ACT_EDEC);
+		assert_int_equal(cuts, 0);
+		a.now_us = 2005;
 		assert_true(swift_on_ack(&s, &p, &a) & SWIFT_ACT_EDEC);
 		a.has_delay = false;
-		a.now_us = 1010;
+		a.now_us = 3010;
 		assert_false(swift_on_ack(&s, &p, &a) & SWIFT_ACT_EDEC);
-		a.now_us = 6005;
+		a.now_us = 7004;
+		assert_false(swift_on_ack(&s, &p, &a) & SWIFT_ACT_EDEC);
+		a.now_us = 7005;
 		assert_true(swift_on_ack(&s, &p, &a) & SWIFT_ACT_EDEC);
+	}
+	/* The fabric window's gate counts the endpoint delay too. */
+	init_state(&s, &p, 64 << 16, DEFAULT_HOPS, 0);
+	{
+		struct swift_ack a = {
+			.now_us = 1000, .srtt_us = 50, .num_acked = 1,
+			.has_delay = true, .delay_us = 500,
+			.has_ep_delay = true, .ep_delay_us = 10,
+		};
+
+		assert_true(swift_on_ack(&s, &p, &a) & SWIFT_ACT_FDEC);
+		a.now_us = 1509;
+		assert_false(swift_on_ack(&s, &p, &a) & SWIFT_ACT_FDEC);
+		a.now_us = 1510;
+		assert_true(swift_on_ack(&s, &p, &a) & SWIFT_ACT_FDEC);
 	}
 }
 
@@ -716,6 +741,52 @@ static void test_ack_delayed_allowance(void **state)
 		swift_on_ack(&s, &p, &a);
 	}
 	assert_true(s.fcwnd_fx >= 2 << 16);
+}
+
+/*
+ * A flow of small RPCs: each request is one sub-MSS segment alone in
+ * flight, so the stack flags every ACK as maybe delayed.  The receiver
+ * answers at once (its reply carries the ACK), and the samples show the
+ * queue (2 ms, far above the target, far below the 40 ms a held ACK
+ * takes).  The flow must cut on them and PLB must see them above target.
+ * Taken for delayed ACKs, they were judged 40 ms lower (0 us): the
+ * window only grew and PLB saw an empty path.
+ */
+static void test_small_rpc_delay(void **state)
+{
+	struct swift_params p = default_params(false);
+	struct swift_state s;
+	struct swift_ack a = {
+		.srtt_us = 2000, .num_acked = 1, .has_delay = true,
+		.delack_us = 40000, .floor_us = 30,
+	};
+	u32 k, cuts = 0, above_n = 0;
+	bool above = false;
+
+	(void)state;
+	init_state(&s, &p, 16 << 16, DEFAULT_HOPS, 0);
+	for (k = 0; k < 20; k++) {
+		a.now_us = 10000 + 5000 * k;
+		a.delay_us = 2000;
+		a.ack_delayed = swift_ack_maybe_delayed(true, 1, 1, a.delay_us,
+							a.floor_us,
+							a.delack_us);
+		assert_false(a.ack_delayed);
+		cuts += !!(swift_on_ack(&s, &p, &a) & SWIFT_ACT_FDEC);
+		assert_true(swift_plb_sample(&s, &a, &above));
+		above_n += above;
+	}
+	assert_int_equal(cuts, 20);
+	assert_int_equal(above_n, 20);
+	assert_true(s.fcwnd_fx < (1 << 16));
+	/* A timer-held ACK of the same flow is still judged 40 ms lower. */
+	a.now_us += 5000;
+	a.delay_us = 40080;
+	a.ack_delayed = swift_ack_maybe_delayed(true, 1, 1, a.delay_us,
+						a.floor_us, a.delack_us);
+	assert_true(a.ack_delayed);
+	assert_int_equal(swift_on_ack(&s, &p, &a), SWIFT_ACT_FINC);
+	assert_int_equal(s.last_delay_us, 80);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -1174,43 +1245,67 @@ static void test_rto(void **state)
 	(void)state;
 	/* Three RTOs one RTT apart: halve, halve, min_cwnd. */
 	init_state(&s, &p, 64 << 16, DEFAULT_HOPS, 0);
-	assert_true(swift_on_rto(&s, &p, 1000, 100));
+	assert_true(swift_on_rto(&s, &p, 1000, 100, false));
 	assert_int_equal(s.fcwnd_fx, 32 << 16);
-	assert_true(swift_on_rto(&s, &p, 1100, 100));
+	assert_true(swift_on_rto(&s, &p, 1100, 100, false));
 	assert_int_equal(s.fcwnd_fx, 16 << 16);
-	assert_true(swift_on_rto(&s, &p, 1200, 100));
+	assert_true(swift_on_rto(&s, &p, 1200, 100, false));
 	assert_int_equal(s.fcwnd_fx, p.min_cwnd_fx);
 
 	/* A second RTO within the RTT does not cut, but it counts. */
 	init_state(&s, &p, 64 << 16, DEFAULT_HOPS, 0);
-	assert_true(swift_on_rto(&s, &p, 1000, 100));
-	assert_false(swift_on_rto(&s, &p, 1050, 100));
+	assert_true(swift_on_rto(&s, &p, 1000, 100, false));
+	assert_false(swift_on_rto(&s, &p, 1050, 100, false));
 	assert_int_equal(s.fcwnd_fx, 32 << 16);
-	assert_true(swift_on_rto(&s, &p, 1060, 100));
+	assert_true(swift_on_rto(&s, &p, 1060, 100, false));
 	assert_int_equal(s.fcwnd_fx, p.min_cwnd_fx);
 
-	/* An ACK of new data resets the count... */
+	/*
+	 * ACKs of data that leave the timeouts' retransmit unacknowledged
+	 * (SACKs of later segments, TCP's icsk_retransmits still set) do not
+	 * reset the count: the third timeout in a row resets the window.
+	 * (Cleared by any ACK of data, the count never reached the
+	 * threshold when any such ACK came between the timeouts.)
+	 */
 	init_state(&s, &p, 64 << 16, DEFAULT_HOPS, 0);
-	swift_on_rto(&s, &p, 1000, 100);
-	swift_on_rto(&s, &p, 1100, 100);
+	swift_on_rto(&s, &p, 1000, 100, true);
+	{
+		struct swift_ack a = { .now_us = 1050, .srtt_us = 100,
+				       .num_acked = 3 };
+
+		assert_int_equal(swift_on_ack(&s, &p, &a), 0);
+		swift_on_rto(&s, &p, 1100, 100, false);
+		a.now_us = 1150;
+		assert_int_equal(swift_on_ack(&s, &p, &a), 0);
+		assert_int_equal(s.retx_cnt, 2);
+	}
+	assert_true(swift_on_rto(&s, &p, 1200, 100, false));
+	assert_int_equal(s.fcwnd_fx, p.min_cwnd_fx);
+
+	/* An ACK of the retransmit (timeouts cleared) resets the count... */
+	init_state(&s, &p, 64 << 16, DEFAULT_HOPS, 0);
+	swift_on_rto(&s, &p, 1000, 100, false);
+	swift_on_rto(&s, &p, 1100, 100, false);
 	{
 		struct swift_ack a = { .now_us = 1150, .srtt_us = 100,
-				       .num_acked = 1 };
+				       .num_acked = 1,
+				       .timeouts_cleared = true };
 
 		assert_int_equal(swift_on_ack(&s, &p, &a), 0);
 	}
+	assert_int_equal(s.retx_cnt, 0);
 	assert_int_equal(s.fcwnd_fx, 16 << 16);
-	assert_true(swift_on_rto(&s, &p, 1200, 100));
+	assert_true(swift_on_rto(&s, &p, 1200, 100, false));
 	assert_int_equal(s.fcwnd_fx, 8 << 16);
-	assert_true(swift_on_rto(&s, &p, 1300, 100));
+	assert_true(swift_on_rto(&s, &p, 1300, 100, false));
 	assert_int_equal(s.fcwnd_fx, 4 << 16);
-	assert_true(swift_on_rto(&s, &p, 1400, 100));
+	assert_true(swift_on_rto(&s, &p, 1400, 100, false));
 	assert_int_equal(s.fcwnd_fx, p.min_cwnd_fx);
 
-	/* ...an ACK of nothing new does not. */
+	/* ...an ACK of nothing new does not (nor does an ACK at all). */
 	init_state(&s, &p, 64 << 16, DEFAULT_HOPS, 0);
-	swift_on_rto(&s, &p, 1000, 100);
-	swift_on_rto(&s, &p, 1100, 100);
+	swift_on_rto(&s, &p, 1000, 100, false);
+	swift_on_rto(&s, &p, 1100, 100, false);
 	{
 		struct swift_ack a = { .now_us = 1150, .srtt_us = 100,
 				       .num_acked = 0, .has_delay = true,
@@ -1218,7 +1313,7 @@ static void test_rto(void **state)
 
 		swift_on_ack(&s, &p, &a);
 	}
-	assert_true(swift_on_rto(&s, &p, 1200, 100));
+	assert_true(swift_on_rto(&s, &p, 1200, 100, false));
 	assert_int_equal(s.fcwnd_fx, p.min_cwnd_fx);
 
 	/* Other thresholds: 1 resets at once, 5 after five. */
@@ -1230,20 +1325,20 @@ static void test_rto(void **state)
 		m.retx_reset_threshold = 1;
 		q = build_params(&m);
 		init_state(&s, &q, 64 << 16, DEFAULT_HOPS, 0);
-		assert_true(swift_on_rto(&s, &q, 1000, 100));
+		assert_true(swift_on_rto(&s, &q, 1000, 100, false));
 		assert_int_equal(s.fcwnd_fx, q.min_cwnd_fx);
 
 		m.retx_reset_threshold = 5;
 		q = build_params(&m);
 		init_state(&s, &q, 64 << 16, DEFAULT_HOPS, 0);
 		for (k = 0; k < 4; k++)
-			assert_true(swift_on_rto(&s, &q, 1000 + 100 * k, 100));
+			assert_true(swift_on_rto(&s, &q, 1000 + 100 * k, 100, false));
 		assert_int_equal(s.fcwnd_fx, 4 << 16);
-		assert_true(swift_on_rto(&s, &q, 1400, 100));
+		assert_true(swift_on_rto(&s, &q, 1400, 100, false));
 		assert_int_equal(s.fcwnd_fx, q.min_cwnd_fx);
 		/* The count saturates instead of wrapping to 0. */
 		for (k = 0; k < 600; k++)
-			swift_on_rto(&s, &q, 2000 + 100 * k, 100);
+			swift_on_rto(&s, &q, 2000 + 100 * k, 100, false);
 		assert_int_equal(s.retx_cnt, 255);
 		assert_int_equal(s.fcwnd_fx, q.min_cwnd_fx);
 	}
@@ -1294,21 +1389,41 @@ static void test_undo(void **state)
 	assert_int_equal(swift_cwnd_fx(&s), 64 << 16);
 	assert_int_equal(swift_cwnd_pkts(&s), 64);
 
-	/* RTO cut and RTO reset: undo restores the window before the last. */
+	/*
+	 * RTO cuts and the RTO reset of one episode: undo restores the
+	 * window before the episode's first cut, not before its last.
+	 */
 	init_state(&s, &p, 64 << 16, DEFAULT_HOPS, 0);
-	swift_on_rto(&s, &p, 100, 100);
-	swift_on_rto(&s, &p, 200, 100);
-	swift_on_rto(&s, &p, 300, 100);
+	swift_on_rto(&s, &p, 100, 100, true);
+	swift_on_rto(&s, &p, 200, 100, false);
+	swift_on_rto(&s, &p, 300, 100, false);
 	assert_int_equal(swift_cwnd_fx(&s), p.min_cwnd_fx);
 	swift_undo(&s, &p);
-	assert_int_equal(swift_cwnd_fx(&s), 16 << 16);
+	assert_int_equal(swift_cwnd_fx(&s), 64 << 16);
 
-	/* Delay cut: undone the same way. */
-	init_state(&s, &p, 40 << 16, DEFAULT_HOPS, 0);
-	ack(&s, &p, 100, 100, 1, 10000);
-	assert_int_equal(swift_cwnd_fx(&s), 20 << 16);
+	/* Fast recovery, then a timeout in it: one episode, back to 64. */
+	init_state(&s, &p, 64 << 16, DEFAULT_HOPS, 0);
+	swift_on_fast_recovery(&s, &p, 100, 100);
+	swift_on_rto(&s, &p, 300, 100, false);
+	assert_int_equal(swift_cwnd_fx(&s), 16 << 16);
 	swift_undo(&s, &p);
-	assert_int_equal(swift_cwnd_fx(&s), 40 << 16);
+	assert_int_equal(swift_cwnd_fx(&s), 64 << 16);
+
+	/*
+	 * Delay cuts are not undone, whether before the loss or between the
+	 * loss cut and its undo: undo restores the pre-loss fabric window
+	 * (32), not the window before the last cut (16, the window a delay
+	 * cut during recovery started from).
+	 */
+	init_state(&s, &p, 64 << 16, DEFAULT_HOPS, 0);
+	ack(&s, &p, 100, 100, 1, 10000);
+	assert_int_equal(swift_cwnd_fx(&s), 32 << 16);
+	swift_on_fast_recovery(&s, &p, 20000, 100);
+	assert_int_equal(swift_cwnd_fx(&s), 16 << 16);
+	ack(&s, &p, 40000, 100, 1, 10000);
+	assert_int_equal(swift_cwnd_fx(&s), 8 << 16);
+	swift_undo(&s, &p);
+	assert_int_equal(swift_cwnd_fx(&s), 32 << 16);
 
 	/* Undo never lowers a window that grew back above the prior one. */
 	init_state(&s, &p, 4 << 16, DEFAULT_HOPS, 0);
@@ -1317,13 +1432,16 @@ static void test_undo(void **state)
 	swift_undo(&s, &p);
 	assert_int_equal(swift_cwnd_fx(&s), 7 << 16);
 
-	/* Endpoint-window cut: undo restores the effective window. */
+	/* An endpoint-window (delay) cut is not undone either. */
 	swift_state_init(&s, &p, 10, DEFAULT_HOPS, 0);
 	s.ecwnd_fx = 12 << 16;
 	ep_ack(&s, &p, 100, 100, 1, 100000);
 	assert_int_equal(swift_cwnd_fx(&s), 6 << 16);
+	swift_on_fast_recovery(&s, &p, 1000000, 100);
+	assert_int_equal(swift_cwnd_fx(&s), 5 << 16);
 	swift_undo(&s, &p);
-	assert_int_equal(swift_cwnd_fx(&s), 10 << 16);
+	assert_int_equal(s.fcwnd_fx, 10 << 16);
+	assert_int_equal(swift_cwnd_fx(&s), 6 << 16);
 	check_bounds(&s, &p);
 }
 
@@ -1527,7 +1645,7 @@ static void test_time_backwards(void **state)
 	 */
 	assert_int_equal(ack(&s, &p, 4000, 100, 1, 100), 0);
 	assert_false(swift_on_fast_recovery(&s, &p, 4950, 100));
-	assert_false(swift_on_rto(&s, &p, 4990, 100));
+	assert_false(swift_on_rto(&s, &p, 4990, 100, false));
 	assert_int_equal(s.fcwnd_fx, 32 << 16);
 	/* Once time passes the stamp by an RTT, cuts resume. */
 	assert_int_equal(ack(&s, &p, 5100, 100, 1, 100), SWIFT_ACT_FDEC);
@@ -1604,7 +1722,7 @@ static void exercise(struct swift_params *p, u64 seed)
 
 		now += (u32)rng_range(&rng, 0, 300);
 		if (ev == 0) {
-			swift_on_rto(&s, p, now, (u32)rng_next(&rng));
+			swift_on_rto(&s, p, now, (u32)rng_next(&rng), false);
 		} else if (ev == 1) {
 			swift_on_fast_recovery(&s, p, now,
 					       (u32)rng_range(&rng, 0, 500));
@@ -1738,7 +1856,18 @@ static void test_stale_stamps(void **state)
 static void test_ack_maybe_delayed(void **state)
 {
 	(void)state;
-	assert_true(swift_ack_maybe_delayed(true, 10, 5, 100, 100, 40000));
+	/*
+	 * The stack's flag (every ACK of a lone sub-MSS segment) counts only
+	 * when the sample is at least the guard above the floor: a timer-
+	 * held ACK is held 40 ms or more, so a sample below that was not.
+	 */
+	assert_false(swift_ack_maybe_delayed(true, 10, 5, 100, 100, 40000));
+	assert_false(swift_ack_maybe_delayed(true, 1, 1, 2000, 100, 40000));
+	assert_false(swift_ack_maybe_delayed(true, 1, 1, 40099, 100, 40000));
+	assert_true(swift_ack_maybe_delayed(true, 1, 1, 40100, 100, 40000));
+	assert_true(swift_ack_maybe_delayed(true, 10, 5, 90000, 100, 40000));
+	/* Guard off: the stack's flag alone (such ACKs never cut). */
+	assert_true(swift_ack_maybe_delayed(true, 1, 1, 100, 100, 0));
 	/* A lone segment 40 ms above the floor: the receiver held its ACK. */
 	assert_true(swift_ack_maybe_delayed(false, 1, 1, 40500, 500, 40000));
 	assert_true(swift_ack_maybe_delayed(false, 0, 1, 40500, 500, 40000));
@@ -1774,6 +1903,51 @@ static void test_floor(void **state)
 	assert_int_equal(f.min_us, 250);
 	assert_true(swift_floor_update(&f, &p, 900, false, t + 21 + win));
 	assert_int_equal(f.min_us, 900);
+
+	/*
+	 * Per destination: a slot holds one destination's floor.  A near
+	 * destination (loopback, same rack: 20 us) does not lower the floor
+	 * of a far one (cross-pod: 300 us); it takes the slot over when they
+	 * share it, and the far one's connections then see no floor (0)
+	 * until they take it back, never the near one's 20 us.
+	 */
+	{
+		struct swift_floor g = { 0 };
+		const u32 far = 0x1234, near = 0x5678;
+
+		assert_true(swift_floor_update_key(&g, &p, far, 300, false, t));
+		assert_int_equal(swift_floor_of(&g, far), 300);
+		assert_int_equal(swift_floor_of(&g, near), 0);
+		assert_false(swift_floor_update_key(&g, &p, far, 350, false,
+						    t + 5));
+		assert_true(swift_floor_update_key(&g, &p, near, 20, false,
+						   t + 10));
+		assert_int_equal(swift_floor_of(&g, near), 20);
+		assert_int_equal(swift_floor_of(&g, far), 0);
+		/* A delayed ACK does not take a held slot over... */
+		assert_false(swift_floor_update_key(&g, &p, far, 40300, true,
+						    t + 20));
+		assert_int_equal(swift_floor_of(&g, near), 20);
+		/* ...a genuine sample does, and starts from itself. */
+		assert_true(swift_floor_update_key(&g, &p, far, 310, false,
+						   t + 30));
+		assert_int_equal(swift_floor_of(&g, far), 310);
+		assert_false(swift_floor_update_key(&g, &p, far, 400, false,
+						    t + 40));
+		assert_true(swift_floor_update_key(&g, &p, far, 290, true,
+						   t + 50));
+		assert_int_equal(swift_floor_of(&g, far), 290);
+		/* Zero samples never take a slot. */
+		assert_false(swift_floor_update_key(&g, &p, near, 0, false,
+						    t + 60));
+		/* An empty slot is taken even by a delayed ACK (it only
+		 * lowers an estimate it starts).
+		 */
+		g = (struct swift_floor){ 0 };
+		assert_true(swift_floor_update_key(&g, &p, near, 30, true,
+						   t + 70));
+		assert_int_equal(swift_floor_of(&g, near), 30);
+	}
 
 	/* A flow's target counts from the floor, not its own larger minimum. */
 	{
@@ -1813,9 +1987,9 @@ static void test_rto_reset_above_max(void **state)
 	p.max_cwnd_fx = 4 << 16;
 	swift_state_init(&s, &p, 10, DEFAULT_HOPS, 0);
 	assert_int_equal(s.fcwnd_fx, p.max_cwnd_fx);
-	swift_on_rto(&s, &p, 100, 10);
-	swift_on_rto(&s, &p, 200, 10);
-	swift_on_rto(&s, &p, 300, 10);
+	swift_on_rto(&s, &p, 100, 10, false);
+	swift_on_rto(&s, &p, 200, 10, false);
+	swift_on_rto(&s, &p, 300, 10, false);
 	assert_true(s.fcwnd_fx <= p.max_cwnd_fx);
 }
 
@@ -2382,6 +2556,7 @@ int main(void)
 		cmocka_unit_test(test_decrease_gate_sample_rtt),
 		cmocka_unit_test(test_ack_delayed),
 		cmocka_unit_test(test_ack_delayed_allowance),
+		cmocka_unit_test(test_small_rpc_delay),
 		cmocka_unit_test(test_decrease_size_grid),
 		cmocka_unit_test(test_decrease_at_target),
 		cmocka_unit_test(test_clamps),

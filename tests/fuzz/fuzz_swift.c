@@ -19,11 +19,12 @@
  *    changed), so never 0; TCP's window >= 2; pacing rate >= 1 B/s and the
  *    pacing RTT in (0, srtt];
  *  - a delay cut never raises a window, nor takes more than max_mdf of it
- *    (unless the floor lifts it); at most one delay cut per sample RTT;
+ *    (unless the floor lifts it); at most one delay cut per sample RTT
+ *    (fabric plus endpoint delay);
  *    an increase never lowers it, and over a run of increases the window
  *    follows the exact sum of ai * n / cwnd within a fixed-point unit
  *    (small steps are not lost to rounding);
- *  - an ACK that acknowledges something clears the timeout count; after
+ *  - an ACK that clears TCP's timeouts clears the timeout count; after
  *    retx_reset timeouts in a row the window is at its floor;
  *  - undo never lowers a window;
  *  - the endpoint-delay EWMA stays within the samples' range; the minimum
@@ -288,6 +289,7 @@ static void ev_ack(struct sim *x, struct conn *c)
 	bool above;
 
 	a.num_acked = sel & 8 ? 1 : fz_u32_edge(f);
+	a.timeouts_cleared = fz_u8(f) & 1;
 	/* The glue's judgement: TCP's window limits, or the rate sample. */
 	a.app_limited = swift_app_limited(&c->s, !(sel & 16), fz_u8(f) & 1);
 	a.has_delay = !(sel & 32);
@@ -332,7 +334,7 @@ static void ev_ack(struct sim *x, struct conn *c)
 	       a.floor_us, act, old_f, c->s.fcwnd_fx, old_e, c->s.ecwnd_fx,
 	       c->s.last_target_us);
 
-	if (a.num_acked)
+	if (a.timeouts_cleared)
 		FZ_CHECK(f, c->s.retx_cnt == 0, "retx_cnt %u after an ACK",
 			 c->s.retx_cnt);
 	d = swift_fabric_delay(&a);
@@ -351,12 +353,15 @@ static void ev_ack(struct sim *x, struct conn *c)
 				       x->p.min_cwnd_fx, x->p.max_cwnd_fx),
 			 "cut deeper than max_mdf: %u -> %u", old_f,
 			 c->s.fcwnd_fx);
-		/* At most one cut per RTT, the sample's own. */
+		/* At most one cut per RTT, the sample's whole round trip. */
 		FZ_CHECK(f, !old_fdec ||
-			 dcc_us_since64(x->now, old_t_fdec) >= a.delay_us,
-			 "second cut %llu us after the last, delay %u",
+			 dcc_us_since64(x->now, old_t_fdec) >=
+			 (u64)a.delay_us +
+			 (a.has_ep_delay ? a.ep_delay_us : 0) ||
+			 a.delay_us + (u64)a.ep_delay_us > DCC_U32_MAX,
+			 "second cut %llu us after the last, rtt %u + %u",
 			 (unsigned long long)(x->now - old_t_fdec),
-			 a.delay_us);
+			 a.delay_us, a.ep_delay_us);
 	}
 	if (act & SWIFT_ACT_FINC) {
 		FZ_CHECK(f, a.num_acked && !a.app_limited && d < c->s.last_target_us,
@@ -495,7 +500,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		case 10: {
 			u32 old = c->s.fcwnd_fx;
 
-			r = swift_on_rto(&c->s, &x.p, x.now, x.srtt);
+			r = swift_on_rto(&c->s, &x.p, x.now, x.srtt,
+					 op == 9);
 			FZ_LOG(f, "rto retx=%u -> %d fcwnd %u", c->s.retx_cnt,
 			       r, c->s.fcwnd_fx);
 			FZ_CHECK(f, c->s.retx_cnt >= 1, "retx_cnt 0 after RTO");
