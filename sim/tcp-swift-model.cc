@@ -149,6 +149,9 @@ TcpSwiftModel::CongControl(Ptr<TcpSocketState> tcb,
 
     RttSample(rtt);
     a.now_us = NowUs();
+    /* No timeout outstanding once the connection left CA_LOSS (the
+     * kernel's icsk_retransmits back at 0). */
+    a.timeouts_cleared = tcb->m_congState != TcpSocketState::CA_LOSS;
     a.srtt_us = SrttUs();
     a.num_acked = acked;
     a.has_delay = rtt > 0;
@@ -166,19 +169,31 @@ TcpSwiftModel::CongControl(Ptr<TcpSocketState> tcb,
 }
 
 void
-TcpSwiftModel::CwndEvent(Ptr<TcpSocketState> tcb, const TcpSocketState::TcpCAEvent_t ev)
+TcpSwiftModel::CwndEvent(Ptr<TcpSocketState> tcb [[maybe_unused]],
+                         const TcpSocketState::TcpCAEvent_t ev [[maybe_unused]])
 {
-    if (ev != TcpSocketState::CA_EVENT_LOSS ||
-        !swift_on_rto(&m_impl->s, &g_swift_p, NowUs(), SrttUs()))
-        return;
-    Apply(tcb);
+    /* Timeouts are counted in CongestionStateSet(CA_LOSS), as the glue's
+     * set_state(TCP_CA_Loss) does: ns-3 enters it on every timeout. */
 }
 
 void
 TcpSwiftModel::CongestionStateSet(Ptr<TcpSocketState> tcb,
                                   const TcpSocketState::TcpCongState_t newState)
 {
-    if (newState == TcpSocketState::CA_RECOVERY && tcb->m_congState != TcpSocketState::CA_RECOVERY &&
+    /* tcb->m_congState is still the state before this one. */
+    TcpSocketState::TcpCongState_t old = tcb->m_congState;
+
+    if (newState == TcpSocketState::CA_LOSS)
+    {
+        /* swift_set_state(TCP_CA_Loss): one timeout; a new loss episode
+         * unless the connection was already recovering. */
+        if (swift_on_rto(&m_impl->s, &g_swift_p, NowUs(), SrttUs(),
+                         old != TcpSocketState::CA_LOSS &&
+                             old != TcpSocketState::CA_RECOVERY))
+            Apply(tcb);
+        return;
+    }
+    if (newState == TcpSocketState::CA_RECOVERY && old != TcpSocketState::CA_RECOVERY &&
         swift_on_fast_recovery(&m_impl->s, &g_swift_p, NowUs(), SrttUs()))
         Apply(tcb);
 }
