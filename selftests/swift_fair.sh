@@ -5,7 +5,8 @@
 # 32 bulk flows share the dumbbell (100 Mbit/s htb, 1000-packet drop-tail
 # FIFO, 250 us netem on the ACK path).  Per-flow goodput is what the kernel
 # says each socket delivered (ss bytes_acked every 0.5 s; iperf3's client
-# intervals count the application's 128 KB writes).  Asserted per count:
+# intervals count the application's 128 KB writes).  Per count (asserted
+# at 4 flows, reported as targets at 8 and 32):
 #  - Jain's index of the flows' bytes over the last 4 s >= 0.99;
 #  - after the first second, no flow gets under half its fair share (the
 #    interval's total / N) in any 0.5 s interval.
