@@ -257,6 +257,7 @@ enum swift_mib_field {
 	SWIFT_MIB_UNDO,		/* spurious cuts undone */
 	SWIFT_MIB_PACED_ENTER,	/* entries into the pacing-only regime */
 	SWIFT_MIB_DELACK,	/* delay samples taken for delayed ACKs */
+	SWIFT_MIB_KARN,		/* ACKs of retransmitted data: no sample */
 	SWIFT_MIB_TS_HW,	/* samples split on a hardware stamp */
 	SWIFT_MIB_TS_SW,	/* ... on a software stamp */
 	SWIFT_MIB_TS_MISSING,	/* no stamp: the whole RTT is fabric delay */
@@ -274,6 +275,7 @@ static const char * const swift_mib_names[SWIFT_MIB_MAX] = {
 	[SWIFT_MIB_UNDO]		= "SwiftUndo",
 	[SWIFT_MIB_PACED_ENTER]		= "SwiftPacedEnter",
 	[SWIFT_MIB_DELACK]		= "SwiftDelayedAck",
+	[SWIFT_MIB_KARN]		= "SwiftRetransSampleSkipped",
 	[SWIFT_MIB_TS_HW]		= "SwiftTstampHw",
 	[SWIFT_MIB_TS_SW]		= "SwiftTstampSw",
 	[SWIFT_MIB_TS_MISSING]		= "SwiftTstampMissing",
@@ -374,7 +376,7 @@ static void swift_cong_control(DCC_CONG_CONTROL_ARGS)
 		.now_us = tp->tcp_mstamp,
 		.srtt_us = dcc_srtt_us(tp),
 		.num_acked = rs->acked_sacked,
-		.has_delay = rs->rtt_us > 0,
+		.has_delay = dcc_rs_rtt_us(rs) > 0,
 		/* tcp_ack() zeroes it when snd_una advances. */
 		.timeouts_cleared = !inet_csk(sk)->icsk_retransmits,
 	};
@@ -421,6 +423,8 @@ static void swift_cong_control(DCC_CONG_CONTROL_ARGS)
 	act = swift_on_ack(&ca->s, &swift_p, &a);
 	if (a.has_delay && a.ack_delayed)
 		swift_count(sk, SWIFT_MIB_DELACK);
+	if (rs->rtt_us > 0 && rs->is_retrans)
+		swift_count(sk, SWIFT_MIB_KARN);
 	if (act & SWIFT_ACT_FDEC)
 		swift_count(sk, SWIFT_MIB_DELAY_DEC);
 	if (act & SWIFT_ACT_EDEC)

@@ -231,6 +231,7 @@ enum timely_mib_field {
 	TIMELY_MIB_TS_MISSING,	/* no stamp: the whole RTT is used */
 	TIMELY_MIB_TS_REJECTED,	/* a stamp broke a clock rule: whole RTT */
 	TIMELY_MIB_DELACK_SKIP,	/* delayed-ACK samples left out */
+	TIMELY_MIB_KARN,	/* ACKs of retransmitted data: no sample */
 	TIMELY_MIB_MAX
 };
 
@@ -249,6 +250,7 @@ static const char * const timely_mib_names[TIMELY_MIB_MAX] = {
 	[TIMELY_MIB_TS_MISSING]		= "TimelyTstampMissing",
 	[TIMELY_MIB_TS_REJECTED]	= "TimelyTstampRejected",
 	[TIMELY_MIB_DELACK_SKIP]	= "TimelyDelayedAckSkipped",
+	[TIMELY_MIB_KARN]		= "TimelyRetransSampleSkipped",
 };
 
 DCC_STAT_DEFINE(timely_stat, "tcp_timely_stat", timely_mib_names);
@@ -482,7 +484,9 @@ static void timely_cong_control(DCC_CONG_CONTROL_ARGS)
 		timely_count(sk, TIMELY_MIB_DELACK_SKIP);
 		sp.fabric_us = 0;
 	}
-	if (rs->rtt_us <= 0 || !sp.fabric_us) {
+	if (rs->rtt_us > 0 && rs->is_retrans)
+		timely_count(sk, TIMELY_MIB_KARN);
+	if (!dcc_rs_rtt_us(rs) || !sp.fabric_us) {
 		/* No usable sample: count the bytes, complete later. */
 		ca->s.acked_bytes = dcc_sat_u32((u64)ca->s.acked_bytes + acked);
 		goto apply;

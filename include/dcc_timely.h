@@ -261,10 +261,12 @@ static inline bool timely_completion_due(u32 bytes_acked, u32 segment_bytes,
  * (0: none yet), i.e. how many times the glue calls timely_on_completion()
  * with this ACK's sample.  A stretch ACK (GRO, ACK thinning, a lost ACK)
  * that covers several segments completes each of them, as that many ACKs
- * would have, and the bytes past the last whole segment count towards the
- * next one; with no more data to send the bytes left complete one more.
- * At most TIMELY_MAX_COMPLETIONS per ACK: an ACK covering more (a burst
- * acknowledged after a stall) has one sample for all of them.
+ * would have.  The bytes past the last whole segment start the next count
+ * afresh, as before: carrying them made completions 8 % more frequent on
+ * the test bed, and the patched variant's RTT p99 reached 10-12 ms in two
+ * runs of four (2.4-2.9 ms in three runs without); kept until that is
+ * understood.  At most TIMELY_MAX_COMPLETIONS per ACK: an ACK covering
+ * more (a burst acknowledged after a stall) has one sample for all.
  */
 static inline u32 timely_account_acked(struct timely_state *s,
 				       u32 newly_acked, u32 segment_bytes,
@@ -282,16 +284,10 @@ static inline u32 timely_account_acked(struct timely_state *s,
 		return 1;
 	}
 	n = s->acked_bytes / segment_bytes;
-	s->acked_bytes -= n * segment_bytes;
-	if (no_more_data && s->acked_bytes) {
+	if (no_more_data && s->acked_bytes > n * segment_bytes)
 		n++;
-		s->acked_bytes = 0;
-	}
-	if (n > TIMELY_MAX_COMPLETIONS) {
-		n = TIMELY_MAX_COMPLETIONS;
-		s->acked_bytes = 0;
-	}
-	return n;
+	s->acked_bytes = 0;
+	return dcc_min_u32(n, TIMELY_MAX_COMPLETIONS);
 }
 
 /* |v| as an unsigned value (also right for the most negative s64). */

@@ -267,10 +267,27 @@ static inline void dcc_ts_sock_release(struct dcc_ts_link *l,
 }
 
 /*
- * Each ACK, in cong_control: split rs->rtt_us into fabric and local
- * endpoint delay with the ACK's stash (consumed either way).  Returns
- * the verdict, DCC_TS_V_OFF when there is nothing to split (no RTT sample
- * or tstamp=off); without a split sp->fabric_us is the whole sample.
+ * The ACK's RTT sample, us, by Karn's rule; 0 when it has none to trust:
+ * no sample (rs->rtt_us < 0), or the newest packet it delivered was a
+ * retransmission (rs->is_retrans).  When an ACK covers only retransmitted
+ * data, tcp_ack_update_rtt() substitutes the timestamp option's RTT, in
+ * the peer's clock steps (1 ms for Linux), which the delay machines would
+ * take for a millisecond of queue; and a retransmission's sample cannot
+ * tell which transmission the ACK answers.
+ */
+static inline u32 dcc_rs_rtt_us(const struct rate_sample *rs)
+{
+	if (rs->rtt_us <= 0 || rs->is_retrans)
+		return 0;
+	return (u32)rs->rtt_us;
+}
+
+/*
+ * Each ACK, in cong_control: split its RTT sample (dcc_rs_rtt_us()) into
+ * fabric and local endpoint delay with the ACK's stash (consumed either
+ * way).  Returns the verdict, DCC_TS_V_OFF when there is nothing to split
+ * (no sample to trust, or tstamp=off); without a split sp->fabric_us is
+ * the whole sample, 0 without one.
  */
 static inline enum dcc_ts_verdict
 dcc_ts_sock_split(const struct dcc_ts_link *l, const struct sock *sk,
@@ -278,17 +295,16 @@ dcc_ts_sock_split(const struct dcc_ts_link *l, const struct sock *sk,
 		  struct dcc_ts_split *sp)
 {
 	const struct tcp_sock *tp = tcp_sk(sk);
+	u32 rtt = dcc_rs_rtt_us(rs);
 
-	sp->fabric_us = rs->rtt_us > 0 ? (u32)rs->rtt_us : 0;
+	sp->fabric_us = rtt;
 	sp->ep_us = 0;
-	if (rs->rtt_us <= 0 || !st->held ||
-	    READ_ONCE(*l->mode) == DCC_TS_MODE_OFF) {
+	if (!rtt || !st->held || READ_ONCE(*l->mode) == DCC_TS_MODE_OFF) {
 		st->src = DCC_TS_SRC_NONE;
 		st->rejected = 0;
 		return DCC_TS_V_OFF;
 	}
-	return dcc_ts_split(st, (u32)tp->tcp_mstamp, tp->snd_una,
-			    (u32)rs->rtt_us, sp);
+	return dcc_ts_split(st, (u32)tp->tcp_mstamp, tp->snd_una, rtt, sp);
 }
 
 #endif /* _DCC_TSTAMP_LINK_H */

@@ -27,6 +27,7 @@ tmp=$(mktemp -d)
 
 cut0=$(mod_stat "$NS_CLI" tcp_swift_stat SwiftRtoCut)
 rst0=$(mod_stat "$NS_CLI" tcp_swift_stat SwiftRtoReset)
+karn0=$(mod_stat "$NS_CLI" tcp_swift_stat SwiftRetransSampleSkipped)
 to0=$(nstat_get "$NS_CLI" TcpExtTCPTimeouts)
 iperf_flow swift 8 5201 > "$tmp/flow" 2>&1 &
 pid=$!
@@ -42,6 +43,7 @@ rc=$?
 cuts=$(($(mod_stat "$NS_CLI" tcp_swift_stat SwiftRtoCut) - cut0))
 resets=$(($(mod_stat "$NS_CLI" tcp_swift_stat SwiftRtoReset) - rst0))
 tos=$(($(nstat_get "$NS_CLI" TcpExtTCPTimeouts) - to0))
+karn=$(($(mod_stat "$NS_CLI" tcp_swift_stat SwiftRetransSampleSkipped) - karn0))
 mbps=$(iperf_mbps < "$tmp/flow" 2>/dev/null)
 log "TCP timeouts $tos, SwiftRtoCut $cuts, SwiftRtoReset $resets, ${mbps} Mbit/s over 8 s"
 
@@ -52,6 +54,10 @@ expect "the third timeout in a row reset it (SwiftRtoReset $resets)" \
 	"$resets >= 1"
 expect "every timeout was counted ($cuts + $resets <= $tos)" \
 	"$cuts + $resets <= $tos"
+# Karn: the ACKs of the retransmissions after the black hole carry the
+# timestamp option's RTT, not a delay sample.
+expect "ACKs of retransmitted data gave no delay sample (SwiftRetransSampleSkipped $karn)" \
+	"$karn >= 1"
 
 rm -rf "$tmp"
 topo_cleanup
