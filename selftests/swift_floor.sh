@@ -18,11 +18,10 @@ RATE=100		# Mbit/s
 DELAY=250		# us, netem on the ACK path
 SECS=6
 
+LIMIT=1000		# packets of FIFO at the bottleneck
+
 load_module tcp_swift || exit $KSFT_FAIL
-topo_dumbbell
-trap topo_cleanup EXIT
-topo_shape "$RATE" "$DELAY" 1000
-allow_cc swift
+bed_dumbbell swift
 iperf_server 5201
 in_cli iperf3 -s -D -B 127.0.0.1 -p 5301 >/dev/null 2>&1
 sleep 0.3

@@ -17,11 +17,10 @@ require_virtual_time
 RATE=100		# Mbit/s
 DELAY=250		# us, netem on the ACK path
 
+LIMIT=1000		# packets of FIFO at the bottleneck
+
 load_module tcp_swift || exit $KSFT_FAIL
-topo_dumbbell
-trap topo_cleanup EXIT
-topo_shape "$RATE" "$DELAY" 1000
-allow_cc swift
+bed_dumbbell swift
 iperf_server 5201
 tmp=$(mktemp -d)
 
