@@ -4,6 +4,8 @@
 
 #include "ns3/simulator.h"
 
+#include <algorithm>
+
 namespace ns3
 {
 
@@ -34,6 +36,40 @@ TcpDccBase::RttSample(uint32_t us)
         m_srttX8 = us << 3;
     else
         m_srttX8 = m_srttX8 - (m_srttX8 >> 3) + us;
+}
+
+uint32_t
+TcpDccBase::FreshRttUs(Ptr<TcpSocketState> tcb)
+{
+    bool advanced = tcb->m_lastAckedSeq > m_prevUna;
+
+    m_prevUna = std::max(m_prevUna, tcb->m_lastAckedSeq);
+    if (!advanced || tcb->m_isRetransDataAcked)
+        return 0;
+    return (uint32_t)tcb->m_lastRtt.Get().GetMicroSeconds();
+}
+
+bool
+TcpDccBase::CwndLimited(Ptr<TcpSocketState> tcb, const TcpRateOps::TcpRateSample& rs)
+{
+    uint32_t seg = tcb->m_segmentSize;
+    uint32_t out = (rs.m_priorInFlight + seg - 1) / seg;
+    uint32_t cwnd = tcb->GetCwndInSegments();
+    bool now = out >= cwnd;
+
+    /* tcp_cwnd_validate(): a new round, a cwnd-limited moment, or more
+     * out than seen this round. */
+    if (tcb->m_lastAckedSeq >= m_cwndUsageSeq || now || (!m_isCwndLimited && out > m_maxOut))
+    {
+        m_isCwndLimited = now;
+        m_maxOut = out;
+        m_cwndUsageSeq = tcb->m_highTxMark;
+    }
+    if (m_isCwndLimited)
+        return true;
+    if (tcb->m_cWnd < tcb->m_ssThresh)
+        return cwnd < 2 * m_maxOut;
+    return false;
 }
 
 void

@@ -37,8 +37,29 @@ class TcpDccBase : public TcpCongestionOps
         uint32_t c = tcb->GetCwndInSegments();
         return c ? c : tcb->m_initialCWnd;
     }
+    /* Does the kernel call cong_control for this ACK?  tcp_ack() returns
+     * before it when nothing was outstanding (prior_packets == 0): the
+     * receiving side of a connection never reaches it.  ns-3 calls
+     * CongControl for every ACK, the receiver's too (with the handshake's
+     * RTT sample still in m_lastRtt). */
+    static bool KernelCongControl(const TcpRateOps::TcpRateSample& rs)
+    {
+        return rs.m_priorInFlight > 0 || rs.m_ackedSacked > 0;
+    }
+    /* This ACK's RTT sample (rs->rtt_us), 0 when it took none: ns-3 keeps
+     * the previous sample in m_lastRtt on an ACK that did not advance
+     * snd_una or that acknowledged retransmitted data (Karn). */
+    uint32_t FreshRttUs(Ptr<TcpSocketState> tcb);
+    /* tcp_is_cwnd_limited(): tcp_cwnd_validate()'s per-round latch
+     * (cwnd_usage_seq, max_packets_out), judged at the ACK with the
+     * in-flight before it; in slow start cwnd < 2 * max_packets_out. */
+    bool CwndLimited(Ptr<TcpSocketState> tcb, const TcpRateOps::TcpRateSample& rs);
     uint32_t m_srttX8{0};
     uint32_t m_lastRttUs{0};
+    SequenceNumber32 m_prevUna{0};
+    SequenceNumber32 m_cwndUsageSeq{0};
+    uint32_t m_maxOut{0};
+    bool m_isCwndLimited{false};
 };
 
 class TcpSwiftModel : public TcpDccBase

@@ -7,10 +7,21 @@
  *    estimator's gain to 1 so tcb->m_lastRtt is the raw sample, as
  *    rs->rtt_us is); there are no NIC receive stamps, so the whole RTT is
  *    fabric delay and the endpoint window gets no sample (tstamp=off);
- *  - the host-wide RTT floor is shared by all connections of the run
- *    (one floor per host in the kernel; hosts share a base RTT here);
- *  - "window limited" is priorInFlight + one segment >= cwnd (ns-3 has no
- *    tcp_is_cwnd_limited()).
+ *  - the RTT floor: one destination key for the whole run (the glue keys
+ *    a floor by peer address and netns; every destination of a sim
+ *    topology has the same base RTT);
+ *  - ns-3 calls CongControl on the receiving side too, where the kernel
+ *    never reaches cong_control (nothing outstanding): skipped
+ *    (KernelCongControl()), or the receivers' handshake RTT, a small
+ *    packet's, became the floor: at 100 Mbit/s 3 x 121 us below a data
+ *    packet's base RTT, so the flows sat at their target at an empty
+ *    queue (0.69 utilization with 4 flows);
+ *  - the delay sample is taken only from an ACK that advanced snd_una and
+ *    acknowledged no retransmitted data (FreshRttUs(): ns-3 keeps the
+ *    previous sample in m_lastRtt otherwise, the kernel gives none);
+ *  - "window limited" follows tcp_is_cwnd_limited() (CwndLimited(): the
+ *    per-round latch of tcp_cwnd_validate() and the slow-start clause),
+ *    judged at the ACK rather than at transmit time.
  */
 #include "dcc-models.h"
 
@@ -29,6 +40,10 @@ namespace ns3
 NS_OBJECT_ENSURE_REGISTERED(TcpSwiftModel);
 
 static struct swift_params g_swift_p;
+/* The RTT floor of the run's one destination key (the glue keys a floor
+ * by peer address and netns; every destination of a sim topology has the
+ * same base RTT, and the bench dumbbell has one destination). */
+#define SWIFT_SIM_FLOOR_KEY 1
 static struct swift_floor g_swift_floor;
 static uint32_t g_swift_min_fx = ~0U;
 
@@ -141,11 +156,13 @@ TcpSwiftModel::CongControl(Ptr<TcpSocketState> tcb,
 {
     struct swift_state* s = &m_impl->s;
     uint32_t seg = tcb->m_segmentSize;
+
+    if (!KernelCongControl(rs))
+        return;
     uint32_t acked = rs.m_ackedSacked / seg;
-    uint32_t rtt = (uint32_t)tcb->m_lastRtt.Get().GetMicroSeconds();
+    uint32_t rtt = FreshRttUs(tcb);
     struct swift_ack a = {};
     struct swift_floor f = g_swift_floor;
-    bool cwnd_limited = rs.m_priorInFlight + seg >= tcb->m_cWnd.Get();
 
     RttSample(rtt);
     a.now_us = NowUs();
@@ -157,13 +174,16 @@ TcpSwiftModel::CongControl(Ptr<TcpSocketState> tcb,
     a.has_delay = rtt > 0;
     a.delay_us = rtt;
     a.has_ep_delay = false;
-    a.app_limited = swift_app_limited(s, cwnd_limited, rs.m_isAppLimited);
+    a.app_limited = swift_app_limited(s, CwndLimited(tcb, rs), rs.m_isAppLimited);
     a.ack_delayed = swift_ack_maybe_delayed(false, rs.m_priorInFlight / seg, acked, rtt,
-                                            g_swift_floor.min_us, SWIFT_DEF_delack_guard_us);
+                                            swift_floor_of(&f, SWIFT_SIM_FLOOR_KEY),
+                                            SWIFT_DEF_delack_guard_us);
     a.delack_us = SWIFT_DEF_delack_guard_us;
-    if (a.has_delay && swift_floor_update(&f, &g_swift_p, a.delay_us, a.ack_delayed, a.now_us))
+    /* swift_floor_sample(). */
+    if (a.has_delay && swift_floor_update_key(&f, &g_swift_p, SWIFT_SIM_FLOOR_KEY, a.delay_us,
+                                              a.ack_delayed, a.now_us))
         g_swift_floor = f;
-    a.floor_us = f.min_us;
+    a.floor_us = swift_floor_of(&f, SWIFT_SIM_FLOOR_KEY);
     swift_on_ack(s, &g_swift_p, &a);
     Apply(tcb);
 }
