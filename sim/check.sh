@@ -43,7 +43,8 @@ out=$(build/dccsim -q --topo=dumbbell --workload=bulk --hosts=4 --rate=0.1 \
 echo "$out"
 assert swift util '>=' 0.90 "100 Mbit/s, 4 flows: swift fills the link, as the module does in the VM"
 # Bad input: one line on stderr, exit status 2, nothing simulated.
-for bad in --cc=reno --topo=ring --rate=0 --buffer=10\ --ecn-k=10 --hosts=x --nope=1; do
+for bad in --cc=reno --topo=ring --rate=0 --buffer=10\ --ecn-k=10 --hosts=x --nope=1 \
+	--aqm=red --ecmp=random --ping-hz=-1 --access-rate=0; do
 	# shellcheck disable=SC2086
 	err=$(build/dccsim $bad 2>&1 >/dev/null)
 	rc=$?

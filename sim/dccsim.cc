@@ -8,6 +8,7 @@
 
 #include "ns3/applications-module.h"
 #include "ns3/core-module.h"
+#include "ns3/internet-apps-module.h"
 #include "ns3/internet-module.h"
 #include "ns3/network-module.h"
 #include "ns3/point-to-point-module.h"
@@ -115,6 +116,9 @@ struct Opts
     uint32_t incastKb = 64;   /* incast: bytes per sender, KB */
     uint32_t leaves = 2, spines = 2;
     std::string ecmp = "flowhash";
+    std::string aqm = "auto";  /* auto: step marking for ECN ccs; fifo: never marks */
+    double accessGbps = 0;     /* bed: the client's link (0: 10 Gbit/s) */
+    double pingHz = 0;         /* >0: RTT columns from pings, sender 0 -> its receiver */
     uint32_t seed = 1;
     bool quiet = false;
 };
@@ -197,6 +201,12 @@ static Opts Parse(int argc, char** argv)
             o.spines = Num(k, v, 1, 64);
         else if (k == "ecmp")
             o.ecmp = v;
+        else if (k == "aqm")
+            o.aqm = v;
+        else if (k == "ping-hz")
+            o.pingHz = Num(k, v, 0, 10000);
+        else if (k == "access-rate")
+            o.accessGbps = Num(k, v, 0.001, 400);
         else if (k == "seed")
             o.seed = Num(k, v, 1, 1e9);
         else
@@ -212,8 +222,10 @@ static Opts Parse(int argc, char** argv)
     }
     if (o.ccs.empty())
         Die("--cc: empty list");
-    if (o.topo != "dumbbell" && o.topo != "leafspine")
-        Die("unknown topology '" + o.topo + "' (dumbbell, leafspine)");
+    if (o.topo != "dumbbell" && o.topo != "leafspine" && o.topo != "bed")
+        Die("unknown topology '" + o.topo + "' (dumbbell, leafspine, bed)");
+    if (o.aqm != "auto" && o.aqm != "fifo")
+        Die("unknown aqm '" + o.aqm + "' (auto, fifo)");
     if (o.workload != "bulk" && o.workload != "incast")
         Die("unknown workload '" + o.workload + "' (bulk, incast)");
     if (o.ecmp != "flowhash" && o.ecmp != "none")
@@ -237,9 +249,18 @@ struct Result
 };
 
 static std::vector<double> g_rtt;
-static void RttTrace(Time, Time v)
+static double g_rttFromS; /* bulk: samples from the end of the warm-up */
+static bool g_pingOnly;
+static void PingTrace(Time v)
 {
     g_rtt.push_back(v.GetMicroSeconds());
+}
+static void RttTrace(Time, Time v)
+{
+    if (g_pingOnly)
+        return;
+    if (Simulator::Now().GetSeconds() >= g_rttFromS)
+        g_rtt.push_back(v.GetMicroSeconds());
 }
 
 static double Pct(std::vector<double>& v, double p)
@@ -296,7 +317,7 @@ static Result RunOne(const Opts& o, const std::string& cc)
     TrafficControlHelper tc;
     std::ostringstream buf;
     buf << o.bufferPkts << "p";
-    if (UsesEcn(cc))
+    if (UsesEcn(cc) && o.aqm == "auto")
     {
         /* Step marking at K on the instantaneous queue (DCTCP's switch). */
         tc.SetRootQueueDisc("ns3::RedQueueDisc", "MaxSize", StringValue(buf.str()), "UseEcn",
@@ -317,10 +338,26 @@ static Result RunOne(const Opts& o, const std::string& cc)
     NodeContainer senders, receivers, switches;
     std::vector<std::pair<Ptr<Node>, Ptr<Node>>> links; /* switch-side first when a switch */
     std::vector<bool> isSwitchSide;
-    uint32_t nRecv = o.workload == "incast" ? 1 : o.hosts;
-    senders.Create(o.hosts);
+    bool bed = o.topo == "bed";
+    uint32_t nRecv = o.workload == "incast" || bed ? 1 : o.hosts;
+    senders.Create(bed ? 1 : o.hosts);
     receivers.Create(nRecv);
-    if (o.topo == "dumbbell")
+    /* The flow's sender and receiver nodes. */
+    auto snd = [&](uint32_t i) { return senders.Get(bed ? 0 : i); };
+    auto rcv = [&](uint32_t i) { return o.workload == "incast" || bed ? 0 : i; };
+    if (bed)
+    {
+        /* make bench's dumbbell (selftests/lib.sh topo_dumbbell): one
+         * client, a router, one server; every flow from the client.  The
+         * client's link (a veth in the VM) at --access-rate, no delay;
+         * the router's port to the server is the bottleneck, and that
+         * link carries the delay (--delay each way: the VM's 250 us of
+         * netem on the ACK path is --delay=125). */
+        switches.Create(1);
+        links.push_back({switches.Get(0), senders.Get(0)});
+        links.push_back({switches.Get(0), receivers.Get(0)});
+    }
+    else if (o.topo == "dumbbell")
     {
         switches.Create(2);
         for (uint32_t i = 0; i < o.hosts; i++)
@@ -355,9 +392,18 @@ static Result RunOne(const Opts& o, const std::string& cc)
                 return true;
         return false;
     };
+    PointToPointHelper access;
+    {
+        std::ostringstream ar;
+        ar << (o.accessGbps > 0 ? o.accessGbps : 10) << "Gbps";
+        access.SetDeviceAttribute("DataRate", StringValue(ar.str()));
+        access.SetChannelAttribute("Delay", TimeValue(MicroSeconds(0)));
+        access.SetQueue("ns3::DropTailQueue", "MaxSize", StringValue("1p"));
+    }
     for (auto& l : links)
     {
-        NetDeviceContainer d = p2p.Install(l.first, l.second);
+        NetDeviceContainer d = bed && l.second == senders.Get(0) ? access.Install(l.first, l.second)
+                                                                 : p2p.Install(l.first, l.second);
         bool bothSwitch = false;
         for (uint32_t s = 0; s < switches.GetN(); s++)
             if (l.second == switches.Get(s))
@@ -406,11 +452,24 @@ static Result RunOne(const Opts& o, const std::string& cc)
     bool incast = o.workload == "incast";
     double endS = incast ? 1.0 : o.durationMs / 1e3;
     double warm = incast ? 0 : endS / 5;
+    g_rttFromS = warm;
+    g_pingOnly = o.pingHz > 0;
+    if (o.pingHz > 0)
+    {
+        /* ping_rtts in the VM: 56-byte ICMP echo through the same queues,
+         * from the end of the warm-up to the end of the run. */
+        V4PingHelper ph(recvAddr[0]);
+        ph.SetAttribute("Interval", TimeValue(Seconds(1.0 / o.pingHz)));
+        ApplicationContainer pa = ph.Install(snd(0));
+        pa.Start(Seconds(warm));
+        pa.Stop(Seconds(endS));
+        pa.Get(0)->TraceConnectWithoutContext("Rtt", MakeCallback(&PingTrace));
+    }
     std::vector<Ptr<PacketSink>> sinks;
     uint16_t port = 5000;
     for (uint32_t i = 0; i < o.hosts; i++)
     {
-        uint32_t ri = incast ? 0 : i;
+        uint32_t ri = rcv(i);
         PacketSinkHelper sh("ns3::TcpSocketFactory", InetSocketAddress(Ipv4Address::GetAny(), port + i));
         ApplicationContainer sa = sh.Install(receivers.Get(ri));
         sa.Start(Seconds(0));
@@ -418,12 +477,16 @@ static Result RunOne(const Opts& o, const std::string& cc)
         BulkSendHelper bh("ns3::TcpSocketFactory", InetSocketAddress(recvAddr[ri], port + i));
         bh.SetAttribute("MaxBytes", UintegerValue(incast ? (uint64_t)o.incastKb * 1024 : 0));
         bh.SetAttribute("SendSize", UintegerValue(64 * 1024));
-        ApplicationContainer ba = bh.Install(senders.Get(i));
+        ApplicationContainer ba = bh.Install(snd(i));
         ba.Start(MicroSeconds(incast ? 10 : 10 + i));
         std::ostringstream path;
-        path << "/NodeList/" << senders.Get(i)->GetId() << "/$ns3::TcpL4Protocol/SocketList/*/RTT";
+        path << "/NodeList/" << snd(i)->GetId() << "/$ns3::TcpL4Protocol/SocketList/*/RTT";
         std::string ps = path.str();
         bool dcqcn = cc == "dcqcn";
+        /* bed: every flow on one node, whose socket list is connected
+         * once, when all of them exist (again would count twice). */
+        if (bed && i + 1 < o.hosts)
+            continue;
         Simulator::Schedule(MicroSeconds(incast ? 11 : 11 + i), [ps, dcqcn]() {
             Config::ConnectWithoutContextFailSafe(ps, MakeCallback(&RttTrace));
             if (dcqcn)
@@ -506,7 +569,7 @@ static Result RunOne(const Opts& o, const std::string& cc)
         }
         /* The bottleneck carries all flows (dumbbell L-R, the last leaf's
          * downlinks on a leaf-spine: their sum is hosts x rate there). */
-        double cap = o.topo == "dumbbell" ? lineBps : lineBps * std::min<uint32_t>(nRecv, o.spines);
+        double cap = o.topo != "leafspine" ? lineBps : lineBps * std::min<uint32_t>(nRecv, o.spines);
         r.util = total / cap;
     }
     double s = 0, s2 = 0, mn = 1e300;
@@ -579,6 +642,7 @@ int main(int argc, char** argv)
         printf("\n");
         fflush(stdout);
     }
-    printf("# rtt in us (per-ACK samples); q in us of the busiest switch port at line rate\n");
+    printf("# rtt in us (%s); q in us of the busiest switch port at line rate\n",
+           o.pingHz > 0 ? "56-byte pings from sender 0 after the warm-up" : "per-ACK samples after the warm-up");
     return 0;
 }

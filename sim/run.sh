@@ -14,6 +14,9 @@ $SIM --topo=dumbbell --workload=incast --hosts=100 --rate=10 --incast-kb=64 --bu
 echo
 echo "== 10 Gbit/s leaf-spine (4 leaves, 2 spines), 12 bulk flows, 20 ms"
 $SIM --topo=leafspine --leaves=4 --spines=2 --workload=bulk --hosts=12 --rate=10 --duration=20
+echo
+echo "== kernel agreement: make bench scenario 1 (100 Mbit/s, 1000-packet FIFO, 4 flows, 4 s)"
+$SIM --topo=bed --aqm=fifo --rate=0.1 --delay=125 --hosts=4 --buffer=1000 --duration=4000 --ping-hz=100
 t1=$(date +%s.%N)
 echo
 echo "sim: all scenarios in $(echo "$t1 - $t0" | bc) s of wall time"
