@@ -42,9 +42,20 @@ out=$(build/dccsim -q --topo=dumbbell --workload=bulk --hosts=4 --rate=0.1 \
 	echo "sim: dccsim failed"; echo "sim: $pass passed, $((fail + 1)) failed"; exit 1; }
 echo "$out"
 assert swift util '>=' 0.90 "100 Mbit/s, 4 flows: swift fills the link, as the module does in the VM"
+# ECMP collision: 4 swift flows over 4 spines, seed 2 hashes them onto
+# two; PLB (tcp_plb's defaults, enabled) must move them apart.
+ls="build/dccsim -q --topo=leafspine --leaves=2 --spines=4 --hosts=4 --duration=10 --seed=2 --cc=swift"
+out=$($ls --plb=off) || { echo "sim: dccsim failed"; fail=$((fail + 1)); }
+echo "$out"
+assert swift core_over '>=' 0.9 "PLB off: the hash collides, a core port stays over target (the scenario can fail)"
+out=$($ls --plb=on) || { echo "sim: dccsim failed"; fail=$((fail + 1)); }
+echo "$out"
+assert swift repaths '>=' 1 "PLB on: congested connections repath"
+assert swift core_over '<' 0.3 "PLB on: the core ports are over target a fraction of the time"
+assert swift util '>=' 0.85 "PLB on: the flows spread over the spines"
 # Bad input: one line on stderr, exit status 2, nothing simulated.
 for bad in --cc=reno --topo=ring --rate=0 --buffer=10\ --ecn-k=10 --hosts=x --nope=1 \
-	--aqm=red --ecmp=random --ping-hz=-1 --access-rate=0; do
+	--aqm=red --ecmp=random --ping-hz=-1 --access-rate=0 --plb=1; do
 	# shellcheck disable=SC2086
 	err=$(build/dccsim $bad 2>&1 >/dev/null)
 	rc=$?

@@ -5,6 +5,9 @@
  * See Documentation/simulation.rst.
  */
 #include "dcc-models.h"
+#include "plb-link.h"
+
+#include "dcc_sim_defaults.h"
 
 #include "ns3/applications-module.h"
 #include "ns3/core-module.h"
@@ -27,6 +30,47 @@
 #include <unistd.h>
 
 using namespace ns3;
+
+/* A connection's PLB label on each of its data segments (its txhash, the
+ * IPv6 flow label a switch hashes). */
+class FlowLabelTag : public Tag
+{
+  public:
+    uint32_t label = 0;
+    static TypeId GetTypeId()
+    {
+        static TypeId tid =
+            TypeId("dccsim::FlowLabelTag").SetParent<Tag>().AddConstructor<FlowLabelTag>();
+        return tid;
+    }
+    TypeId GetInstanceTypeId() const override { return GetTypeId(); }
+    uint32_t GetSerializedSize() const override { return 4; }
+    void Serialize(TagBuffer i) const override { i.WriteU32(label); }
+    void Deserialize(TagBuffer i) override { label = i.ReadU32(); }
+    void Print(std::ostream& os) const override { os << "label=" << label; }
+};
+
+/* The socket's TcpSocketState (protected in TcpSocketBase). */
+struct TcbOf : public TcpSocketBase
+{
+    static const TcpSocketState* Get(const TcpSocketBase* s)
+    {
+        return PeekPointer(s->*(&TcbOf::m_tcb));
+    }
+};
+
+static uint64_t g_labelled;
+/* Every sender's "Tx" trace: tag the segment with its connection's label. */
+static void TagTx(Ptr<const Packet> p, const TcpHeader&, Ptr<const TcpSocketBase> sock)
+{
+    uint32_t l = DccPlbLabel(TcbOf::Get(PeekPointer(sock)));
+    if (!l)
+        return;
+    FlowLabelTag t;
+    t.label = l;
+    const_cast<Packet*>(PeekPointer(p))->ReplacePacketTag(t); /* a fresh segment */
+    g_labelled++;
+}
 
 /*
  * Flow-hash ECMP on a leaf: a packet for another leaf goes up the spine
@@ -67,9 +111,12 @@ class FlowHashEcmp : public Ipv4RoutingProtocol
         uint8_t ports[4] = {0, 0, 0, 0};
         if (p->GetSize() >= 4)
             p->CopyData(ports, 4);
+        FlowLabelTag lt;
+        uint64_t label = p->PeekPacketTag(lt) ? lt.label : 0;
         uint64_t x = ((uint64_t)h.GetSource().Get() << 32 | dst.Get()) ^
                      ((uint64_t)h.GetProtocol() << 56) ^
-                     ((uint64_t)ports[0] << 24 | ports[1] << 16 | ports[2] << 8 | ports[3]) ^ salt;
+                     ((uint64_t)ports[0] << 24 | ports[1] << 16 | ports[2] << 8 | ports[3]) ^ salt ^
+                     (label * 0x9e3779b97f4a7c15ULL);
         x ^= x >> 33;
         x *= 0xff51afd7ed558ccdULL;
         x ^= x >> 33;
@@ -121,6 +168,7 @@ struct Opts
     double pingHz = 0;         /* >0: RTT columns from pings, sender 0 -> its receiver */
     uint32_t seed = 1;
     bool quiet = false;
+    bool plb = false; /* net.dcc_plb.enabled for swift and timely */
 };
 
 static const std::map<std::string, std::string> kCc = {
@@ -201,6 +249,12 @@ static Opts Parse(int argc, char** argv)
             o.spines = Num(k, v, 1, 64);
         else if (k == "ecmp")
             o.ecmp = v;
+        else if (k == "plb")
+        {
+            if (v != "on" && v != "off")
+                Die("--plb=" + v + ": on or off");
+            o.plb = v == "on";
+        }
         else if (k == "aqm")
             o.aqm = v;
         else if (k == "ping-hz")
@@ -246,6 +300,8 @@ struct Result
     double wall = 0, evps = 0;
     uint64_t events = 0;
     uint32_t minCwndMpkt = 0;
+    double coreOver = 0; /* share of samples with a core port over target */
+    uint64_t repaths = 0;
 };
 
 static std::vector<double> g_rtt;
@@ -284,6 +340,8 @@ static Result RunOne(const Opts& o, const std::string& cc)
 {
     Result r;
     g_rtt.clear();
+    g_labelled = 0;
+    DccPlbRun::Reset(o.plb, o.seed);
     RngSeedManager::SetSeed(o.seed);
     RngSeedManager::SetRun(1);
     Config::SetDefault("ns3::TcpL4Protocol::SocketType", TypeIdValue(TypeId::LookupByName(kCc.at(cc))));
@@ -383,6 +441,7 @@ static Result RunOne(const Opts& o, const std::string& cc)
     Ipv4AddressHelper addr;
     addr.SetBase("10.0.0.0", "255.255.255.252");
     std::vector<Ptr<QueueDisc>> swq;
+    std::vector<bool> core; /* swq[i] is a leaf-spine port */
     std::vector<Ipv4Address> recvAddr(nRecv);
     std::map<Ptr<Node>, std::vector<FlowHashEcmp::Up>> leafUps;
     std::map<Ptr<Node>, std::vector<Ipv4Address>> leafHosts;
@@ -409,8 +468,12 @@ static Result RunOne(const Opts& o, const std::string& cc)
             if (l.second == switches.Get(s))
                 bothSwitch = true;
         swq.push_back(tc.Install(d.Get(0)).Get(0)); /* the switch's egress */
+        core.push_back(bothSwitch && o.topo == "leafspine");
         if (bothSwitch)
+        {
             swq.push_back(tc.Install(d.Get(1)).Get(0));
+            core.push_back(o.topo == "leafspine");
+        }
         else
             hostTc.Install(d.Get(1)); /* a host's NIC: never marks */
         Ipv4InterfaceContainer ifc = addr.Assign(d);
@@ -487,8 +550,12 @@ static Result RunOne(const Opts& o, const std::string& cc)
          * once, when all of them exist (again would count twice). */
         if (bed && i + 1 < o.hosts)
             continue;
-        Simulator::Schedule(MicroSeconds(incast ? 11 : 11 + i), [ps, dcqcn]() {
+        bool plb = o.plb && o.topo == "leafspine";
+        Simulator::Schedule(MicroSeconds(incast ? 11 : 11 + i), [ps, dcqcn, plb]() {
             Config::ConnectWithoutContextFailSafe(ps, MakeCallback(&RttTrace));
+            if (plb)
+                Config::ConnectWithoutContextFailSafe(ps.substr(0, ps.size() - 3) + "Tx",
+                                                      MakeCallback(&TagTx));
             if (dcqcn)
                 Config::ConnectWithoutContextFailSafe(
                     ps.substr(0, ps.size() - 3) + "Rx", MakeCallback(&TcpDcqcnModel::SegmentReceived));
@@ -497,10 +564,21 @@ static Result RunOne(const Opts& o, const std::string& cc)
 
     /* Queue samples every 2 us at every switch port; the busiest port's. */
     std::vector<std::vector<double>> qs(swq.size());
+    /* Core ports over target: Swift's base target at line rate. */
+    double overBytes = SWIFT_DEF_base_target_us * 1e-6 * o.rateGbps * 1e9 / 8;
+    uint64_t coreSamples = 0, coreOver = 0;
     std::function<void()> sample = [&]() {
         if (Simulator::Now().GetSeconds() >= warm)
+        {
+            bool over = false;
             for (size_t i = 0; i < swq.size(); i++)
+            {
                 qs[i].push_back(swq[i]->GetNBytes());
+                over = over || (core[i] && swq[i]->GetNBytes() > overBytes);
+            }
+            coreSamples++;
+            coreOver += over;
+        }
         Simulator::Schedule(MicroSeconds(2), sample);
     };
     Simulator::Schedule(MicroSeconds(2), sample);
@@ -601,6 +679,8 @@ static Result RunOne(const Opts& o, const std::string& cc)
         r.qP99 = Pct(qs[busiest], 99) * usPerByte;
         r.qMax = *std::max_element(qs[busiest].begin(), qs[busiest].end()) * usPerByte;
     }
+    r.coreOver = coreSamples ? (double)coreOver / coreSamples : 0;
+    r.repaths = DccPlbRun::s_repaths;
     r.drops = drops[0];
     r.marks = marks[0];
     if (cc == "swift")
@@ -614,7 +694,10 @@ int main(int argc, char** argv)
     Opts o = Parse(argc, argv);
     bool incast = o.workload == "incast";
     if (o.topo == "leafspine")
-        printf("# leaf-spine: %u leaves, %u spines, ECMP %s\n", o.leaves, o.spines, o.ecmp.c_str());
+        printf("# leaf-spine: %u leaves, %u spines, ECMP %s, PLB %s; core_over: share of time a "
+               "leaf-spine port holds over %u us\n",
+               o.leaves, o.spines, o.ecmp.c_str(), o.plb ? "on" : "off",
+               (unsigned)SWIFT_DEF_base_target_us);
     printf("# %s %s: %u sender(s), %g Gbit/s links, %u us/link, buffer %u pkts, ECN K=%u pkts%s\n",
            o.topo.c_str(), o.workload.c_str(), o.hosts, o.rateGbps, o.delayUs, o.bufferPkts, o.ecnK,
            incast ? "" : "");
@@ -624,8 +707,11 @@ int main(int argc, char** argv)
         printf("# bulk: %g ms simulated, first 20%% not measured\n", o.durationMs);
     printf("%-15s %6s %8s %8s %8s %8s %8s %7s %7s %6s %7s", "cc", "util", "rtt_p50", "rtt_p99",
            "q_p50", "q_p99", "q_max", "drops", "marks", "jain", "slowest");
+    bool ls = o.topo == "leafspine";
     if (incast)
         printf(" %8s %8s %5s", "fct_ms", "ideal", "done");
+    if (ls)
+        printf(" %9s %7s", "core_over", "repaths");
     printf(" %7s %9s %9s\n", "wall_s", "events", "ev/s");
     fflush(stdout);
     for (auto& cc : o.ccs)
@@ -636,6 +722,8 @@ int main(int argc, char** argv)
                (unsigned long)r.marks, r.jain, r.slowest);
         if (incast)
             printf(" %8.3f %8.3f %2u/%-2u", r.fctMs, r.idealMs, r.done, o.hosts);
+        if (ls)
+            printf(" %9.3f %7lu", r.coreOver, (unsigned long)r.repaths);
         printf(" %7.2f %9lu %9.0f", r.wall, (unsigned long)r.events, r.evps);
         if (cc == "swift")
             printf("  min_cwnd=%.3f", r.minCwndMpkt / 1000.0);

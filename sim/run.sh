@@ -17,6 +17,15 @@ $SIM --topo=leafspine --leaves=4 --spines=2 --workload=bulk --hosts=12 --rate=10
 echo
 echo "== kernel agreement: make bench scenario 1 (100 Mbit/s, 1000-packet FIFO, 4 flows, 4 s)"
 $SIM --topo=bed --aqm=fifo --rate=0.1 --delay=125 --hosts=4 --buffer=1000 --duration=4000 --ping-hz=100
+echo
+echo "== ECMP collision: 10 Gbit/s leaf-spine (2 leaves, 4 spines), 4 swift flows, 20 ms, PLB off and on"
+for seed in 1 2 3; do
+	for plb in off on; do
+		echo "# seed $seed, PLB $plb"
+		$SIM --topo=leafspine --leaves=2 --spines=4 --hosts=4 --duration=20 --cc=swift \
+			--seed=$seed --plb=$plb | grep -v '^#'
+	done
+done
 t1=$(date +%s.%N)
 echo
 echo "sim: all scenarios in $(echo "$t1 - $t0" | bc) s of wall time"

@@ -24,6 +24,7 @@
  *    judged at the ACK rather than at transmit time.
  */
 #include "dcc-models.h"
+#include "plb-link.h"
 
 #include "dcc_sim_defaults.h"
 
@@ -76,6 +77,7 @@ SwiftParamsBuild()
 struct TcpSwiftModel::Impl
 {
     struct swift_state s;
+    DccPlbLink plb; /* struct dcc_plb_link */
 };
 
 TypeId
@@ -146,15 +148,17 @@ void
 TcpSwiftModel::Init(Ptr<TcpSocketState> tcb)
 {
     swift_state_init(&m_impl->s, &g_swift_p, InitialCwndPkts(tcb), SWIFT_DEF_hops, NowUs());
+    m_impl->plb.Init(tcb);
     Apply(tcb);
 }
 
 void
 TcpSwiftModel::CongControl(Ptr<TcpSocketState> tcb,
-                           const TcpRateOps::TcpRateConnection& rc [[maybe_unused]],
+                           const TcpRateOps::TcpRateConnection& rc,
                            const TcpRateOps::TcpRateSample& rs)
 {
     struct swift_state* s = &m_impl->s;
+    bool above = false;
     uint32_t seg = tcb->m_segmentSize;
 
     if (!KernelCongControl(rs))
@@ -185,13 +189,18 @@ TcpSwiftModel::CongControl(Ptr<TcpSocketState> tcb,
         g_swift_floor = f;
     a.floor_us = swift_floor_of(&f, SWIFT_SIM_FLOOR_KEY);
     swift_on_ack(s, &g_swift_p, &a);
+    /* PLB's delay signal: the round's samples at or above the target. */
+    bool has_sample = swift_plb_sample(s, &a, &above);
+    m_impl->plb.Ack(tcb, rc, rs, has_sample, above);
     Apply(tcb);
 }
 
 void
-TcpSwiftModel::CwndEvent(Ptr<TcpSocketState> tcb [[maybe_unused]],
-                         const TcpSocketState::TcpCAEvent_t ev [[maybe_unused]])
+TcpSwiftModel::CwndEvent(Ptr<TcpSocketState> tcb, const TcpSocketState::TcpCAEvent_t ev)
 {
+    /* swift_cwnd_event(): dcc_plb_link_event(). */
+    if (ev == TcpSocketState::CA_EVENT_TX_START)
+        m_impl->plb.TxStart(tcb);
     /* Timeouts are counted in CongestionStateSet(CA_LOSS), as the glue's
      * set_state(TCP_CA_Loss) does: ns-3 enters it on every timeout. */
 }
@@ -205,6 +214,10 @@ TcpSwiftModel::CongestionStateSet(Ptr<TcpSocketState> tcb,
 
     if (newState == TcpSocketState::CA_LOSS)
     {
+        /* CA_EVENT_LOSS, raised by tcp_enter_loss() on an episode's first
+         * timeout: PLB pauses repathing. */
+        if (old != TcpSocketState::CA_LOSS)
+            m_impl->plb.Rto();
         /* swift_set_state(TCP_CA_Loss): one timeout; a new loss episode
          * unless the connection was already recovering. */
         if (swift_on_rto(&m_impl->s, &g_swift_p, NowUs(), SrttUs(),

@@ -13,6 +13,7 @@
  *  - "no more data" is "nothing in flight after this ACK".
  */
 #include "dcc-models.h"
+#include "plb-link.h"
 
 #include "dcc_sim_defaults.h"
 
@@ -71,6 +72,7 @@ struct TcpTimelyModel::Impl
 {
     struct timely_params p;
     struct timely_state s;
+    DccPlbLink plb; /* struct dcc_plb_link */
 };
 
 TypeId
@@ -168,6 +170,7 @@ TcpTimelyModel::Init(Ptr<TcpSocketState> tcb)
     m_impl->p = TimelyParams(Variant());
     timely_state_init(s, &m_impl->p, 0);
     dcc_linerate_init(&s->lr);
+    m_impl->plb.Init(tcb);
     timely_effective(&m_impl->p, s, &e);
     /* timely_start_rate(): the initial window over srtt (1 ms before a
      * sample), at most start_rate_permille of the ceiling. */
@@ -181,7 +184,7 @@ TcpTimelyModel::Init(Ptr<TcpSocketState> tcb)
 
 void
 TcpTimelyModel::CongControl(Ptr<TcpSocketState> tcb,
-                            const TcpRateOps::TcpRateConnection& rc [[maybe_unused]],
+                            const TcpRateOps::TcpRateConnection& rc,
                             const TcpRateOps::TcpRateSample& rs)
 {
     struct timely_state* s = &m_impl->s;
@@ -200,6 +203,7 @@ TcpTimelyModel::CongControl(Ptr<TcpSocketState> tcb,
     s->rate_bytes_ps = timely_clamp_rate(&e, s->rate_bytes_ps);
     if (rs.m_ackedSacked == 0)
     {
+        m_impl->plb.Ack(tcb, rc, rs, false, false);
         Apply(tcb, true);
         return;
     }
@@ -207,10 +211,13 @@ TcpTimelyModel::CongControl(Ptr<TcpSocketState> tcb,
     if (!rawRtt)
     {
         s->acked_bytes = dcc_sat_u32((u64)s->acked_bytes + acked);
+        m_impl->plb.Ack(tcb, rc, rs, false, false);
         Apply(tcb, true);
         return;
     }
     uint32_t rtt = timely_rtt_for_engine(p, rawRtt, std::min(acked, seg));
+    /* PLB's delay signal: the round's samples above T_high. */
+    bool plbAbove = rtt > e.t_high_us;
     if (TIMELY_DEF_rtt_min_filter && s->seg_min_rtt_us)
         rtt = std::min<uint32_t>(rtt, s->seg_min_rtt_us);
     s->seg_min_rtt_us = std::min<uint32_t>(rtt, TIMELY_SEG_MIN_MAX_US);
@@ -220,6 +227,7 @@ TcpTimelyModel::CongControl(Ptr<TcpSocketState> tcb,
         s->seg_min_rtt_us = 0;
     for (uint32_t k = 0; k < n; k++)
         timely_on_completion_at(s, p, rtt, now, k == 0);
+    m_impl->plb.Ack(tcb, rc, rs, true, plbAbove);
     Apply(tcb, true);
 }
 
@@ -236,8 +244,11 @@ TcpTimelyModel::LossCut(Ptr<TcpSocketState> tcb, bool rto)
 void
 TcpTimelyModel::CwndEvent(Ptr<TcpSocketState> tcb, const TcpSocketState::TcpCAEvent_t ev)
 {
+    if (ev == TcpSocketState::CA_EVENT_TX_START)
+        m_impl->plb.TxStart(tcb);
     if (ev == TcpSocketState::CA_EVENT_LOSS)
     {
+        m_impl->plb.Rto();
         timely_restart(&m_impl->s);
         LossCut(tcb, true);
     }

@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-2.0
+/* PLB in the simulator (see plb-link.h). */
+#include "plb-link.h"
+
+#include <unordered_map>
+
+namespace ns3
+{
+
+bool DccPlbRun::s_enabled = false;
+uint64_t DccPlbRun::s_rounds = 0, DccPlbRun::s_congRounds = 0, DccPlbRun::s_repaths = 0,
+         DccPlbRun::s_paused = 0;
+std::mt19937 DccPlbRun::s_rng;
+
+/* HZ of the jiffies the core counts in: the simulator's are milliseconds. */
+#define DCC_SIM_HZ 1000
+
+static std::unordered_map<const TcpSocketState*, uint32_t> g_labels;
+
+uint32_t
+DccPlbLabel(const TcpSocketState* tcb)
+{
+    auto it = g_labels.find(tcb);
+    return it == g_labels.end() ? 0 : it->second;
+}
+
+/* tcp_plb.c's defaults (its DCC_PARAM_UINT lines); enabled is the run's. */
+void
+DccPlbLink::Conf(struct dcc_plb_conf* c)
+{
+    c->enabled = DccPlbRun::s_enabled;
+    c->idle_rehash_rounds = PLB_DEF_idle_rehash_rounds;
+    c->rehash_rounds = PLB_DEF_rehash_rounds;
+    c->suspend_rto_sec = PLB_DEF_suspend_rto_sec;
+    c->cong_thresh = PLB_DEF_cong_thresh;
+}
+
+void
+DccPlbLink::Init(Ptr<TcpSocketState> tcb)
+{
+    dcc_plb_state_init(&m_st, 0, 0);
+    g_labels[PeekPointer(tcb)] = 0;
+}
+
+void
+DccPlbLink::Ack(Ptr<TcpSocketState> tcb, const TcpRateOps::TcpRateConnection& rc,
+                const TcpRateOps::TcpRateSample& rs, bool hasSample, bool above)
+{
+    struct dcc_plb_conf c;
+    int ratio;
+
+    if (hasSample)
+        dcc_plb_sample(&m_st, above);
+    /* Delivered counts in bytes (ns-3's) rather than packets: the core
+     * compares and divides them, so the unit cancels.  No ECN here. */
+    if (rs.m_delivered <= 0 ||
+        !dcc_plb_round_end(&m_st, rs.m_priorDelivered, (u32)rc.m_delivered, 0, false, &ratio))
+        return;
+    /* dcc_plb_update_state(). */
+    if (!DccPlbRun::s_enabled || ratio < 0)
+        return;
+    Conf(&c);
+    DccPlbRun::s_rounds++;
+    if (dcc_plb_update(&m_st, &c, ratio))
+        DccPlbRun::s_congRounds++;
+    CheckRehash(tcb);
+}
+
+/* dcc_plb_check_rehash(). */
+void
+DccPlbLink::CheckRehash(Ptr<TcpSocketState> tcb)
+{
+    struct dcc_plb_conf c;
+
+    if (!DccPlbRun::s_enabled)
+        return;
+    Conf(&c);
+    uint32_t out = (tcb->m_bytesInFlight.Get() + tcb->m_segmentSize - 1) / tcb->m_segmentSize;
+    switch (dcc_plb_check(&m_st, &c, out, Jiffies(), DCC_SIM_HZ))
+    {
+    case DCC_PLB_NONE:
+        return;
+    case DCC_PLB_PAUSED:
+        DccPlbRun::s_paused++;
+        return;
+    default:
+        break;
+    }
+    /* sk_rethink_txhash(): a new random hash. */
+    uint32_t& l = g_labels[PeekPointer(tcb)];
+    uint32_t n;
+    do
+        n = DccPlbRun::s_rng();
+    while (n == l);
+    l = n;
+    DccPlbRun::s_repaths++;
+}
+
+/* dcc_plb_update_state_upon_rto(). */
+void
+DccPlbLink::Rto()
+{
+    struct dcc_plb_conf c;
+
+    if (!DccPlbRun::s_enabled)
+        return;
+    Conf(&c);
+    dcc_plb_on_rto(&m_st, &c, Jiffies(), DCC_SIM_HZ, DccPlbRun::s_rng());
+}
+
+} // namespace ns3
