@@ -55,7 +55,8 @@ assert swift core_over '<' 0.3 "PLB on: the core ports are over target a fractio
 assert swift util '>=' 0.85 "PLB on: the flows spread over the spines"
 # Bad input: one line on stderr, exit status 2, nothing simulated.
 for bad in --cc=reno --topo=ring --rate=0 --buffer=10\ --ecn-k=10 --hosts=x --nope=1 \
-	--aqm=red --ecmp=random --ping-hz=-1 --access-rate=0 --plb=1; do
+	--aqm=red --ecmp=random --ping-hz=-1 --access-rate=0 --plb=1 --hosts=1.5 \
+	--leaves=4 --topo=bed\ --plb=on --incast-kb=8 --workload=incast\ --duration=5; do
 	# shellcheck disable=SC2086
 	err=$(build/dccsim $bad 2>&1 >/dev/null)
 	rc=$?

@@ -23,6 +23,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -207,9 +208,23 @@ static double Num(const std::string& k, const std::string& v, double lo, double 
     return d;
 }
 
+/* A count: a whole number in [lo, hi]. */
+static uint32_t Int(const std::string& k, const std::string& v, double lo, double hi)
+{
+    double d = Num(k, v, lo, hi);
+    if (d != std::floor(d))
+    {
+        std::ostringstream o;
+        o << "--" << k << "=" << v << ": not a whole number in [" << lo << ", " << hi << "]";
+        Die(o.str());
+    }
+    return (uint32_t)d;
+}
+
 static Opts Parse(int argc, char** argv)
 {
     Opts o;
+    std::set<std::string> given;
     std::string ccs = "swift,timely,timely-patched,dcqcn,dctcp,cubic,bbr";
     for (int i = 1; i < argc; i++)
     {
@@ -223,6 +238,7 @@ static Opts Parse(int argc, char** argv)
         if (a.rfind("--", 0) != 0 || eq == std::string::npos)
             Die("'" + a + "': expected --key=value (see Documentation/simulation.rst)");
         std::string k = a.substr(2, eq - 2), v = a.substr(eq + 1);
+        given.insert(k);
         if (k == "cc")
             ccs = v;
         else if (k == "topo")
@@ -230,23 +246,23 @@ static Opts Parse(int argc, char** argv)
         else if (k == "workload")
             o.workload = v;
         else if (k == "hosts")
-            o.hosts = Num(k, v, 1, 5000);
+            o.hosts = Int(k, v, 1, 5000);
         else if (k == "rate")
             o.rateGbps = Num(k, v, 0.001, 400);
         else if (k == "delay")
-            o.delayUs = Num(k, v, 0, 100000);
+            o.delayUs = Int(k, v, 0, 100000);
         else if (k == "buffer")
-            o.bufferPkts = Num(k, v, 2, 1000000);
+            o.bufferPkts = Int(k, v, 2, 1000000);
         else if (k == "ecn-k")
-            o.ecnK = Num(k, v, 1, 1000000);
+            o.ecnK = Int(k, v, 1, 1000000);
         else if (k == "duration")
             o.durationMs = Num(k, v, 1, 100000);
         else if (k == "incast-kb")
-            o.incastKb = Num(k, v, 1, 1000000);
+            o.incastKb = Int(k, v, 1, 1000000);
         else if (k == "leaves")
-            o.leaves = Num(k, v, 2, 64);
+            o.leaves = Int(k, v, 2, 64);
         else if (k == "spines")
-            o.spines = Num(k, v, 1, 64);
+            o.spines = Int(k, v, 1, 64);
         else if (k == "ecmp")
             o.ecmp = v;
         else if (k == "plb")
@@ -262,7 +278,7 @@ static Opts Parse(int argc, char** argv)
         else if (k == "access-rate")
             o.accessGbps = Num(k, v, 0.001, 400);
         else if (k == "seed")
-            o.seed = Num(k, v, 1, 1e9);
+            o.seed = Int(k, v, 1, 1e9);
         else
             Die("unknown option --" + k);
     }
@@ -284,6 +300,16 @@ static Opts Parse(int argc, char** argv)
         Die("unknown workload '" + o.workload + "' (bulk, incast)");
     if (o.ecmp != "flowhash" && o.ecmp != "none")
         Die("unknown ecmp '" + o.ecmp + "' (flowhash, none)");
+    /* An option the topology or workload does not use is a mistake. */
+    for (const char* k : {"leaves", "spines", "ecmp", "plb"})
+        if (given.count(k) && o.topo != "leafspine")
+            Die(std::string("--") + k + " applies to --topo=leafspine only");
+    if (given.count("access-rate") && o.topo != "bed")
+        Die("--access-rate applies to --topo=bed only");
+    if (given.count("incast-kb") && o.workload != "incast")
+        Die("--incast-kb applies to --workload=incast only");
+    if (given.count("duration") && o.workload == "incast")
+        Die("--duration applies to --workload=bulk only (an incast runs until done, at most 1 s)");
     if (o.ecnK >= o.bufferPkts)
         Die("--ecn-k must be below --buffer");
     if (o.topo == "leafspine" && o.hosts < o.leaves - 1)
