@@ -6,7 +6,7 @@
 # Asserts physics; prints "sim: N passed, N failed" (tools/check.sh counts
 # it) and exits non-zero on a failure.
 set -uo pipefail
-cd "$(dirname "$0")"
+cd "$(dirname "$0")" || exit 1
 out=$(build/dccsim -q --topo=dumbbell --workload=bulk --hosts=8 --rate=10 \
 	--duration=20 --cc=swift,dctcp,cubic,bbr) || {
 	echo "sim: dccsim failed"; echo "sim: 0 passed, 1 failed"; exit 1; }
