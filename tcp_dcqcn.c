@@ -36,8 +36,6 @@
 #define CREATE_TRACE_POINTS
 #include "trace/dcqcn_trace.h"
 
-#define DCQCN_VERSION "0.1"
-
 /* The safeguard window never goes below this many packets. */
 #define DCQCN_MIN_CWND	4U
 
@@ -687,5 +685,5 @@ module_exit(dcqcn_unregister);
 
 MODULE_AUTHOR("Datacenter congestion control authors");
 MODULE_LICENSE("GPL");
-MODULE_VERSION(DCQCN_VERSION);
+MODULE_VERSION(DCC_VERSION);
 MODULE_DESCRIPTION("TCP DCQCN (ECN-driven rate control with notification and reaction points)");

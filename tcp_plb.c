@@ -37,8 +37,6 @@
 #define CREATE_TRACE_POINTS
 #include "trace/plb_trace.h"
 
-#define PLB_VERSION "0.1"
-
 /*
  * Module parameters: the settings every network namespace starts with
  * (the initial namespace when the module loads, others when they are
@@ -338,5 +336,5 @@ module_exit(plb_module_exit);
 
 MODULE_AUTHOR("Datacenter congestion control authors");
 MODULE_LICENSE("GPL");
-MODULE_VERSION(PLB_VERSION);
+MODULE_VERSION(DCC_VERSION);
 MODULE_DESCRIPTION("Protective Load Balancing: repath congested TCP connections by IPv6 flow label");

@@ -32,8 +32,6 @@
 #define CREATE_TRACE_POINTS
 #include "trace/swift_trace.h"
 
-#define SWIFT_VERSION "0.1"
-
 /* Global parameters in their fixed-point form, rebuilt on every change. */
 static struct swift_params swift_p __read_mostly;
 
@@ -609,5 +607,5 @@ module_exit(swift_unregister);
 
 MODULE_AUTHOR("Datacenter congestion control authors");
 MODULE_LICENSE("GPL");
-MODULE_VERSION(SWIFT_VERSION);
+MODULE_VERSION(DCC_VERSION);
 MODULE_DESCRIPTION("TCP Swift (delay-target AIMD with flow scaling and sub-packet windows)");

@@ -32,8 +32,6 @@
 #define CREATE_TRACE_POINTS
 #include "trace/timely_trace.h"
 
-#define TIMELY_VERSION "0.1"
-
 /* The safeguard window never goes below this many packets. */
 #define TIMELY_MIN_CWND	4U
 
@@ -696,5 +694,5 @@ module_exit(timely_unregister);
 
 MODULE_AUTHOR("Datacenter congestion control authors");
 MODULE_LICENSE("GPL");
-MODULE_VERSION(TIMELY_VERSION);
+MODULE_VERSION(DCC_VERSION);
 MODULE_DESCRIPTION("TCP TIMELY (RTT-gradient rate control, paper and patched variants)");

@@ -162,18 +162,32 @@ cc_use() {
 	echo "$cc"
 }
 
+# klog_mark: a line of our own in the kernel log; klog_since prints what
+# the kernel logged after the latest mark.  (A test on a real host must
+# not wipe the host's log with dmesg -C.)
+KLOG_N=0
+KLOG_MARK=
+klog_mark() {
+	KLOG_N=$((KLOG_N + 1))
+	KLOG_MARK="dcc-selftest: mark $$.$KLOG_N"
+	echo "$KLOG_MARK" > /dev/kmsg
+}
+klog_since() {
+	dmesg | awk -v m="$KLOG_MARK" 'f { print } index($0, m) { f = 1 }'
+}
+
 # bad_write MOD PARAM VALUE: the write is refused, the old value kept and
 # a kernel message names the parameter.
 bad_write() {
 	local mod=$1 param=$2 val=$3 old
 	old=$(get_param "$mod" "$param")
-	dmesg -C
+	klog_mark
 	if set_param "$mod" "$param" "$val" 2>/dev/null; then
 		echo "# $param=$val was accepted"
 		return 1
 	fi
 	[ "$(get_param "$mod" "$param")" = "$old" ] || return 1
-	dmesg | grep -q "$mod: $param" ||
+	klog_since | grep -q "$mod: $param" ||
 		{ echo "# no message for $param=$val"; return 1; }
 }
 
@@ -203,10 +217,11 @@ check_unload_in_use() {
 	local mod=$1 cc=$2 port=${3:-5301} cli rc
 	load_module "$mod"
 	iperf3 -s -1 -D -B 127.0.0.1 -p "$port" >/dev/null 2>&1
-	sleep 0.3
+	wait_listen "$port" -
 	iperf3 -c 127.0.0.1 -p "$port" -C "$cc" -t 3 >/dev/null 2>&1 &
 	cli=$!
-	sleep 1
+	# iperf3 opens a control connection, then the data one: both up.
+	slowwait 10 sh -c "[ \$(ss -Htn state established 'dport = :$port' | wc -l) -ge 2 ]"
 	check "rmmod while a connection uses $cc is refused" \
 		sh -c "! rmmod $mod 2>/dev/null"
 	check "the connection survives it" kill -0 $cli
@@ -317,7 +332,8 @@ ss_during_flow() {
 	iperf_flow "$cc" "$secs" 5201 > /dev/null &
 	pid=$!
 	sleep $((secs / 2))
-	line=$(in_cli ss -tin state established dst "$SRV_IP" dport = :5201 |
+	line=$(in_cli ss -tine state established dst "$SRV_IP" dport = :5201 |
+	       tee "${SS_SAVE:-/dev/null}" |
 	       grep -E "^[[:space:]].*$cc.*bbr:\\(" | head -n 1)
 	wait $pid
 	echo "$line"
@@ -328,6 +344,19 @@ ss_during_flow() {
 mod_stat() {
 	ip netns exec "$1" cat "/proc/net/$2" |
 		awk -v n="$3" '$1 == n { print $2; f = 1 } END { if (!f) print -1 }'
+}
+
+# mod_nstat NS FILE HIST ARGS...: iproute2's nstat over a module's counter
+# file, as admin-guide.rst tells operators to run it (the file has
+# /proc/net/snmp6's "Name value" layout, so PROC_NET_SNMP6 points nstat at
+# it; the kernel's own tables are left out; HIST is the history file that
+# keeps the deltas apart from the user's default one).
+mod_nstat() {
+	local ns=$1 file=$2 hist=$3
+	shift 3
+	ip netns exec "$ns" env NSTAT_HISTORY="$hist" \
+		PROC_NET_SNMP6="/proc/net/$file" PROC_NET_NETSTAT=/dev/null \
+		PROC_NET_SNMP=/dev/null nstat "$@"
 }
 
 # check_perf_event SYSTEM:EVENT CC: perf stat counts the tracepoint during
@@ -345,6 +374,36 @@ check_perf_event() {
 	      "$SRV_IP" 6000 2000000 2>&1 >/dev/null |
 	      awk -F, -v e="${ev#*:}" '$0 ~ e { print $1 + 0 }')
 	expect "perf stat counts $ev (${cnt:-none})" "${cnt:-0} > 0"
+}
+
+# check_bpftrace_recipe EVENT CC: admin-guide.rst's bpftrace one-liner
+# (events per socket cookie) sees EVENT during a short CC flow CLI -> SRV.
+check_bpftrace_recipe() {
+	local ev=$1 cc=$2 out pid n
+	if ! command -v bpftrace >/dev/null; then
+		log "SKIP bpftrace recipe: bpftrace not installed"
+		return 0
+	fi
+	out=$(mktemp)
+	bpftrace -e "tracepoint:$ev { @events[args->sock_cookie] = count(); }" \
+		> "$out" 2>&1 &
+	pid=$!
+	if ! slowwait 120 grep -q '^Attaching' "$out"; then
+		log "bpftrace did not attach: $(head -c 300 "$out")"
+		kill -INT $pid 2>/dev/null
+		wait $pid
+		check "bpftrace attaches to $ev" false
+		rm -f "$out"
+		return
+	fi
+	iperf_flow "$cc" 1 5201 > /dev/null
+	kill -INT $pid
+	wait $pid
+	# @events[COOKIE]: COUNT, one line per connection
+	n=$(awk -F': ' '/^@events\[/ { s += $2 } END { print s + 0 }' "$out")
+	log "bpftrace: $(grep -c '^@events' "$out") sockets, $n events"
+	expect "bpftrace one-liner counts $ev per socket cookie ($n)" "$n > 0"
+	rm -f "$out"
 }
 
 # Let every namespace use the named congestion controls.
@@ -378,6 +437,7 @@ NS_RTR=$NS_PREFIX-rtr
 NS_SRV=$NS_PREFIX-srv
 NS_R2=$NS_PREFIX-r2	# second router of the two-path topology
 SRV_IP=10.0.2.1
+CLI_IP=10.0.1.1
 # shellcheck disable=SC2034 # for IPv6 tests
 SRV_IP6=fd00:2::1
 
@@ -424,7 +484,7 @@ topo_dumbbell() {
 	done
 	ip link add cli0 netns "$NS_CLI" type veth peer name rc0 netns "$NS_RTR"
 	ip link add srv0 netns "$NS_SRV" type veth peer name rs0 netns "$NS_RTR"
-	ip -n "$NS_CLI" addr add 10.0.1.1/24 dev cli0
+	ip -n "$NS_CLI" addr add "$CLI_IP/24" dev cli0
 	ip -n "$NS_CLI" addr add fd00:1::1/64 dev cli0 nodad
 	ip -n "$NS_RTR" addr add 10.0.1.254/24 dev rc0
 	ip -n "$NS_RTR" addr add fd00:1::fe/64 dev rc0 nodad
@@ -568,7 +628,7 @@ topo_twopath() {
 	ip link add pa0 netns "$NS_RTR" type veth peer name pa1 netns "$NS_R2"
 	ip link add pb0 netns "$NS_RTR" type veth peer name pb1 netns "$NS_R2"
 	ip link add srv0 netns "$NS_SRV" type veth peer name rs0 netns "$NS_R2"
-	ip -n "$NS_CLI" addr add 10.0.1.1/24 dev cli0
+	ip -n "$NS_CLI" addr add "$CLI_IP/24" dev cli0
 	ip -n "$NS_CLI" addr add fd00:1::1/64 dev cli0 nodad
 	ip -n "$NS_RTR" addr add 10.0.1.254/24 dev rc0
 	ip -n "$NS_RTR" addr add fd00:1::fe/64 dev rc0 nodad
@@ -681,7 +741,7 @@ ping_rtts() {
 
 iperf_server() {
 	in_srv iperf3 -s -D -p "${1:-5201}" >/dev/null 2>&1
-	sleep 0.2
+	wait_listen "${1:-5201}"
 }
 
 # iperf_flow CC SECONDS [PORT] [extra iperf3 args]: JSON on stdout.
@@ -895,25 +955,39 @@ xfer_start() {
 	echo $! > "$dir/$name.txpid"
 }
 
-# wait_listen PORT: until SRV listens on PORT (up to 5 s).
-wait_listen() {
-	local i
-	for i in $(seq 50); do
-		in_srv ss -Hltn "sport = :$1" | grep -q . && return 0
+# slowwait SECONDS CMD...: until CMD succeeds, polled every 0.1 s, for up
+# to SECONDS (upstream kselftests' net/lib.sh has the same name and use).
+slowwait() {
+	local i n=$(($1 * 10))
+	shift
+	for ((i = 0; i < n; i++)); do
+		"$@" && return 0
 		sleep 0.1
 	done
 	return 1
 }
 
-# wait_conn PORT: until CLI has a connection to port PORT (up to 10 s).
+_listening() { "${@:2}" ss -Hltn "sport = :$1" | grep -q .; }
+_connected() { "${@:2}" ss -Htn state established "dport = :$1" | grep -q .; }
+
+# wait_listen PORT [WRAP...]: until SRV (or WRAP, e.g. nothing for the
+# root namespace) listens on PORT (up to 5 s).
+wait_listen() {
+	local port=$1
+	shift
+	[ $# -eq 0 ] && set -- in_srv
+	[ "$1" = "-" ] && set --
+	slowwait 5 _listening "$port" "$@"
+}
+
+# wait_conn PORT [WRAP...]: until CLI (or WRAP, "-" for the root
+# namespace) has a connection to port PORT (up to 10 s).
 wait_conn() {
-	local i
-	for i in $(seq 100); do
-		in_cli ss -Htn state established "dport = :$1" | grep -q . &&
-			return 0
-		sleep 0.1
-	done
-	return 1
+	local port=$1
+	shift
+	[ $# -eq 0 ] && set -- in_cli
+	[ "$1" = "-" ] && set --
+	slowwait 10 _connected "$port" "$@"
 }
 
 # xfer_wait DIR NAME: wait for both ends of a transfer.
@@ -955,11 +1029,11 @@ xfer_field() {
 # nothing.
 param_ranges() {
 	local p
-	dmesg -C
+	klog_mark
 	for p in /sys/module/"$1"/parameters/*; do
 		echo "not-a-number" > "$p" 2>/dev/null
 	done
-	dmesg | sed -n "s/.*$1: \([a-z0-9_]*\): 'not-a-number' .* in \[\([0-9]*\), \([0-9]*\)\].*/\1 \2 \3/p"
+	klog_since | sed -n "s/.*$1: \([a-z0-9_]*\): 'not-a-number' .* in \[\([0-9]*\), \([0-9]*\)\].*/\1 \2 \3/p"
 }
 
 # check_params_bad_input MOD: every parameter of MOD is written with
@@ -975,7 +1049,7 @@ check_params_bad_input() {
 	while read -r name min max; do
 		lo[$name]=$min hi[$name]=$max
 	done < <(param_ranges "$mod")
-	dmesg -C
+	klog_mark
 	for p in /sys/module/"$mod"/parameters/*; do
 		name=${p##*/}
 		bad=("abc" "" "-1" "4294967296" "99999999999999999999" "1 2" "0x")
@@ -998,7 +1072,7 @@ check_params_bad_input() {
 		bads[$name]=$errs
 		badlist[$name]=$(printf '%s\n' "${bad[@]}")
 	done
-	klog=$(dmesg)
+	klog=$(klog_since)
 	for p in /sys/module/"$mod"/parameters/*; do
 		name=${p##*/}
 		errs=${bads[$name]}
@@ -1039,14 +1113,14 @@ check_load_bad_params() {
 	avail=$(cat /proc/sys/net/ipv4/tcp_available_congestion_control)
 	for v in "${tries[@]}"; do
 		n=$((n + 1))
-		dmesg -C
+		klog_mark
 		if insmod "$(ko_path "$mod")" "$@" "$v" 2>/dev/null; then
 			fails+=" $v loaded;"
 			unload_module "$mod"
 			continue
 		fi
 		grep -q "^$mod " /proc/modules && fails+=" $v left it loaded;"
-		dmesg | grep -q "$mod: ${v%%=*}" || fails+=" no message for $v;"
+		klog_since | grep -q "$mod: ${v%%=*}" || fails+=" no message for $v;"
 	done
 	[ "$(cat /proc/sys/net/ipv4/tcp_available_congestion_control)" = "$avail" ] ||
 		fails+=" the available congestion controls changed;"

@@ -167,12 +167,12 @@ for bad in enabled:2 rehash_rounds:32 idle_rehash_rounds:-1 \
 	   suspend_rto_sec:256 cong_thresh:257 cong_thresh:abc; do
 	name=${bad%%:*}
 	old=$(in_cli sysctl -n "net.dcc_plb.$name")
-	dmesg -C
+	klog_mark
 	in_cli sh -c "echo ${bad#*:} > /proc/sys/net/dcc_plb/$name" 2>/dev/null
 	rc=$?
 	check "net.dcc_plb.$name=${bad#*:} refused, $old kept, message logged" \
 		test $rc -ne 0 -a "$(in_cli sysctl -n "net.dcc_plb.$name")" = "$old" \
-		-a -n "$(dmesg | grep "net.dcc_plb.$name")"
+		-a -n "$(klog_since | grep "net.dcc_plb.$name")"
 done
 in_srv sysctl -qw net.dcc_plb.rehash_rounds=5
 check "settings are per namespace" \

@@ -39,6 +39,11 @@ check "/proc/net/tcp_swift_stat exists in a new namespace" \
 	ip netns exec "$NS_OTHER" test -r /proc/net/tcp_swift_stat
 dec0=$(swift_stat "$NS_CLI" SwiftDelayDecrease)
 inc0=$(swift_stat "$NS_CLI" SwiftIncrease)
+# nstat keeps its own history: this reading is its starting point.
+nhist=$(mktemp -u /tmp/nstat.XXXXXX)
+have_nstat=0
+command -v nstat >/dev/null && have_nstat=1
+[ $have_nstat = 1 ] && mod_nstat "$NS_CLI" tcp_swift_stat "$nhist" -n
 
 # --- a congested transfer: ss and the tracepoint --------------------------
 
@@ -47,6 +52,7 @@ trace_start "$EV" && have_trace=1
 check "tracepoint tcp_swift:swift_update exists in tracefs" \
 	test "$have_trace" = 1
 
+SS_SAVE=$(mktemp)	# ss -tine of the flow: the sockets' cookies (sk:)
 ssline=$(ss_during_flow swift "$SECS")
 [ "$have_trace" = 1 ] && echo 0 > "$EV/enable"
 
@@ -112,9 +118,26 @@ if [ "$have_trace" = 1 ]; then
 		"$nai > 0 && $nmd > 0"
 	expect "trace: every event changes a window, within bounds, delay > 0 ($bad bad)" \
 		"$bad == 0"
+	# Each event names its connection as tcp:tcp_probe does: family,
+	# addresses and the socket cookie ss -e printed (sk:) for it.
+	cookies=$(grep -o 'sk:[0-9a-f]*' "$SS_SAVE" | cut -d: -f2 | sort -u | tr '\n' ' ')
+	read -r nid badid <<< "$(grep 'swift_update:' "$TRACEFS/trace" |
+		awk -v ck=" $cookies" -v cli="$CLI_IP" -v srv="$SRV_IP" '
+		{ for (i = 1; i <= NF; i++) { split($i, p, "="); v[p[1]] = p[2] }
+		  if (v["dport"] != 5201) next
+		  n++
+		  if (v["family"] != "AF_INET" || v["saddr"] != cli ||
+		      v["daddr"] != srv || v["daddrv6"] != "::ffff:" srv ||
+		      index(ck " ", " " v["sock_cookie"] " ") == 0) bad++ }
+		END { print n + 0, bad + 0 }')"
+	log "ss -e cookies of the flow's sockets: $cookies"
+	expect "trace: events name family, addresses and ss's cookie ($nid events, $badid not)" \
+		"$nid > 0 && $badid == 0"
 	# perf sees the same event.
 	check_perf_event tcp_swift:swift_update swift
+	check_bpftrace_recipe tcp_swift:swift_update swift
 fi
+rm -f "$SS_SAVE"
 
 dec=$(($(swift_stat "$NS_CLI" SwiftDelayDecrease) - dec0))
 inc=$(($(swift_stat "$NS_CLI" SwiftIncrease) - inc0))
@@ -122,6 +145,16 @@ log "counters in the sender's namespace:"
 in_cli cat /proc/net/tcp_swift_stat | sed 's/^/#   /'
 expect "counters: delay decreases in the sender's namespace ($dec)" "$dec > 0"
 expect "counters: increases in the sender's namespace ($inc)" "$inc > 0"
+if [ $have_nstat = 1 ]; then
+	# nstat prints the same deltas (the transfer is over: nothing moves).
+	nd=$(mod_nstat "$NS_CLI" tcp_swift_stat "$nhist" SwiftDelayDecrease |
+		awk '$1 == "SwiftDelayDecrease" { print $2 }')
+	expect "nstat: SwiftDelayDecrease delta ${nd:-none} equals the file's ($dec)" \
+		"${nd:-0} == $dec"
+	rm -f "$nhist"
+else
+	log "SKIP nstat checks: nstat (iproute2) not installed"
+fi
 other=$(ip netns exec "$NS_OTHER" cat /proc/net/tcp_swift_stat |
 	awk '{ s += $2 } END { print s + 0 }')
 expect "counters: all zero in another namespace ($other)" "$other == 0"

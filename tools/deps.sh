@@ -23,6 +23,8 @@ PKGS=(
 	# network tests, demo and benchmark
 	iproute2 iperf3 sockperf iputils-ping tcpdump ethtool jq bc procps
 	gnuplot-nox
+	# tracing recipes of admin-guide.rst, run by the observe tests
+	bpftrace linux-perf
 	# benchmark report and per-ACK cost (make bench)
 	python3 valgrind
 	# ns-3 models of the cores (make sim): ns-3 3.37 and what its link

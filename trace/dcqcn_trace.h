@@ -24,6 +24,7 @@
 
 #include <linux/tracepoint.h>
 #include <net/inet_sock.h>
+#include "dcc_trace_sock.h"
 
 #ifndef _TCP_DCQCN_REASON_ENUM
 #define _TCP_DCQCN_REASON_ENUM
@@ -70,9 +71,7 @@ TRACE_EVENT(dcqcn_update,
 		alpha_fx),
 
 	TP_STRUCT__entry(
-		__field(const void *, skaddr)
-		__field(u16, sport)
-		__field(u16, dport)
+		DCC_TP_SOCK_FIELDS
 		__field(u32, reason)
 		__field(u64, old_rate)
 		__field(u64, new_rate)
@@ -81,11 +80,7 @@ TRACE_EVENT(dcqcn_update,
 	),
 
 	TP_fast_assign(
-		const struct inet_sock *inet = inet_sk(sk);
-
-		__entry->skaddr = sk;
-		__entry->sport = ntohs(inet->inet_sport);
-		__entry->dport = ntohs(inet->inet_dport);
+		DCC_TP_SOCK_ASSIGN(__entry, sk);
 		__entry->reason = reason;
 		__entry->old_rate = old_bytes_ps;
 		__entry->new_rate = new_bytes_ps;
@@ -93,8 +88,8 @@ TRACE_EVENT(dcqcn_update,
 		__entry->alpha = alpha_fx;
 	),
 
-	TP_printk("sport=%u dport=%u reason=%s rate=%llu->%llu target=%llu alpha=%u",
-		  __entry->sport, __entry->dport,
+	TP_printk(DCC_TP_SOCK_FMT " reason=%s rate=%llu->%llu target=%llu alpha=%u",
+		  DCC_TP_SOCK_ARGS(__entry),
 		  dcqcn_show_reason(__entry->reason),
 		  __entry->old_rate, __entry->new_rate,
 		  __entry->target_rate, __entry->alpha)
@@ -107,25 +102,19 @@ TRACE_EVENT(dcqcn_notify,
 	TP_ARGS(sk, folded, separator),
 
 	TP_STRUCT__entry(
-		__field(const void *, skaddr)
-		__field(u16, sport)
-		__field(u16, dport)
+		DCC_TP_SOCK_FIELDS
 		__field(u32, folded)
 		__field(u8, separator)
 	),
 
 	TP_fast_assign(
-		const struct inet_sock *inet = inet_sk(sk);
-
-		__entry->skaddr = sk;
-		__entry->sport = ntohs(inet->inet_sport);
-		__entry->dport = ntohs(inet->inet_dport);
+		DCC_TP_SOCK_ASSIGN(__entry, sk);
 		__entry->folded = folded;
 		__entry->separator = separator;
 	),
 
-	TP_printk("sport=%u dport=%u folded=%u separator=%u",
-		  __entry->sport, __entry->dport, __entry->folded,
+	TP_printk(DCC_TP_SOCK_FMT " folded=%u separator=%u",
+		  DCC_TP_SOCK_ARGS(__entry), __entry->folded,
 		  __entry->separator)
 );
 

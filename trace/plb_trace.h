@@ -18,6 +18,7 @@
 
 #include <linux/tracepoint.h>
 #include <net/inet_sock.h>
+#include "dcc_trace_sock.h"
 
 #ifndef _TCP_PLB_EVENT_ENUM
 #define _TCP_PLB_EVENT_ENUM
@@ -52,10 +53,7 @@ TRACE_EVENT(plb_repath,
 	TP_ARGS(sk, event, old_hash, new_hash, pause_ms),
 
 	TP_STRUCT__entry(
-		__field(const void *, skaddr)
-		__field(u16, family)
-		__field(u16, sport)
-		__field(u16, dport)
+		DCC_TP_SOCK_FIELDS
 		__field(u32, event)
 		__field(u32, old_hash)
 		__field(u32, new_hash)
@@ -63,20 +61,15 @@ TRACE_EVENT(plb_repath,
 	),
 
 	TP_fast_assign(
-		const struct inet_sock *inet = inet_sk(sk);
-
-		__entry->skaddr = sk;
-		__entry->family = sk->sk_family;
-		__entry->sport = ntohs(inet->inet_sport);
-		__entry->dport = ntohs(inet->inet_dport);
+		DCC_TP_SOCK_ASSIGN(__entry, sk);
 		__entry->event = event;
 		__entry->old_hash = old_hash;
 		__entry->new_hash = new_hash;
 		__entry->pause_ms = pause_ms;
 	),
 
-	TP_printk("family=%u sport=%u dport=%u event=%s txhash=%08x->%08x pause_ms=%u",
-		  __entry->family, __entry->sport, __entry->dport,
+	TP_printk(DCC_TP_SOCK_FMT " event=%s txhash=%08x->%08x pause_ms=%u",
+		  DCC_TP_SOCK_ARGS(__entry),
 		  plb_show_event(__entry->event), __entry->old_hash,
 		  __entry->new_hash, __entry->pause_ms)
 );

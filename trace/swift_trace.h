@@ -17,6 +17,7 @@
 
 #include <linux/tracepoint.h>
 #include <net/inet_sock.h>
+#include "dcc_trace_sock.h"
 
 #ifndef _TCP_SWIFT_REASON_ENUM
 #define _TCP_SWIFT_REASON_ENUM
@@ -65,9 +66,7 @@ TRACE_EVENT(swift_update,
 		new_ecwnd_mpkt, delay_us, target_us, ep_us),
 
 	TP_STRUCT__entry(
-		__field(const void *, skaddr)
-		__field(u16, sport)
-		__field(u16, dport)
+		DCC_TP_SOCK_FIELDS
 		__field(u32, reason)
 		__field(u32, old_fcwnd)
 		__field(u32, new_fcwnd)
@@ -79,11 +78,7 @@ TRACE_EVENT(swift_update,
 	),
 
 	TP_fast_assign(
-		const struct inet_sock *inet = inet_sk(sk);
-
-		__entry->skaddr = sk;
-		__entry->sport = ntohs(inet->inet_sport);
-		__entry->dport = ntohs(inet->inet_dport);
+		DCC_TP_SOCK_ASSIGN(__entry, sk);
 		__entry->reason = reason;
 		__entry->old_fcwnd = old_fcwnd_mpkt;
 		__entry->new_fcwnd = new_fcwnd_mpkt;
@@ -94,8 +89,8 @@ TRACE_EVENT(swift_update,
 		__entry->ep_us = ep_us;
 	),
 
-	TP_printk("sport=%u dport=%u reason=%s fcwnd=%u->%u ecwnd=%u->%u delay_us=%u target_us=%u ep_us=%u",
-		  __entry->sport, __entry->dport,
+	TP_printk(DCC_TP_SOCK_FMT " reason=%s fcwnd=%u->%u ecwnd=%u->%u delay_us=%u target_us=%u ep_us=%u",
+		  DCC_TP_SOCK_ARGS(__entry),
 		  swift_show_reason(__entry->reason),
 		  __entry->old_fcwnd, __entry->new_fcwnd,
 		  __entry->old_ecwnd, __entry->new_ecwnd,

@@ -17,6 +17,7 @@
 
 #include <linux/tracepoint.h>
 #include <net/inet_sock.h>
+#include "dcc_trace_sock.h"
 
 #ifndef _TCP_TIMELY_REASON_ENUM
 #define _TCP_TIMELY_REASON_ENUM
@@ -72,9 +73,7 @@ TRACE_EVENT(timely_update,
 	TP_ARGS(sk, reason, old_bytes_ps, new_bytes_ps, rtt_us, grad_milli),
 
 	TP_STRUCT__entry(
-		__field(const void *, skaddr)
-		__field(u16, sport)
-		__field(u16, dport)
+		DCC_TP_SOCK_FIELDS
 		__field(u32, reason)
 		__field(u64, old_rate)
 		__field(u64, new_rate)
@@ -83,11 +82,7 @@ TRACE_EVENT(timely_update,
 	),
 
 	TP_fast_assign(
-		const struct inet_sock *inet = inet_sk(sk);
-
-		__entry->skaddr = sk;
-		__entry->sport = ntohs(inet->inet_sport);
-		__entry->dport = ntohs(inet->inet_dport);
+		DCC_TP_SOCK_ASSIGN(__entry, sk);
 		__entry->reason = reason;
 		__entry->old_rate = old_bytes_ps;
 		__entry->new_rate = new_bytes_ps;
@@ -95,8 +90,8 @@ TRACE_EVENT(timely_update,
 		__entry->grad_milli = grad_milli;
 	),
 
-	TP_printk("sport=%u dport=%u regime=%s rate=%llu->%llu rtt_us=%u gradient_milli=%d",
-		  __entry->sport, __entry->dport,
+	TP_printk(DCC_TP_SOCK_FMT " regime=%s rate=%llu->%llu rtt_us=%u gradient_milli=%d",
+		  DCC_TP_SOCK_ARGS(__entry),
 		  timely_show_reason(__entry->reason),
 		  __entry->old_rate, __entry->new_rate,
 		  __entry->rtt_us, __entry->grad_milli)
