@@ -317,9 +317,8 @@ static void dcqcn_apply(struct sock *sk, u32 acked)
 	u32 rtt = max(dcc_srtt_us(tp), tp->rack.rtt_us);
 	u32 w, cwnd = tcp_snd_cwnd(tp);
 
-	w = dcc_window_from_rate(ca->s.rate_c_bytes_ps, rtt, tp->mss_cache,
-				 READ_ONCE(cwnd_gain_pct), DCQCN_MIN_CWND,
-				 max(tp->snd_cwnd_clamp, DCQCN_MIN_CWND));
+	w = dcc_sk_safeguard_cwnd(sk, ca->s.rate_c_bytes_ps, rtt,
+				  READ_ONCE(cwnd_gain_pct), DCQCN_MIN_CWND);
 	/* After a loss, Reno's window bounds it too. */
 	w = min(w, dcqcn_lw_pkts(&ca->s));
 	if (inet_csk(sk)->icsk_ca_state == TCP_CA_Recovery)

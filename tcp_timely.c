@@ -311,10 +311,9 @@ static void timely_apply(struct sock *sk, const struct timely_params *e,
 	dcc_pacing_set_rate(sk, ca->s.rate_bytes_ps);
 	if (!rs)
 		return;
-	cwnd = dcc_window_from_rate(ca->s.rate_bytes_ps, max(base, e->t_high_us),
-				    tp->mss_cache, READ_ONCE(cwnd_gain_pct),
-				    TIMELY_MIN_CWND,
-				    max(tp->snd_cwnd_clamp, TIMELY_MIN_CWND));
+	cwnd = dcc_sk_safeguard_cwnd(sk, ca->s.rate_bytes_ps,
+				     max(base, e->t_high_us),
+				     READ_ONCE(cwnd_gain_pct), TIMELY_MIN_CWND);
 	if (state >= TCP_CA_Recovery) {
 		u32 now = tcp_snd_cwnd(tp);
 
