@@ -21,8 +21,9 @@
  * -EINVAL and the old value is kept.
  *
  * Load time: the parameters arrive one by one in the order given, so a
- * check against another parameter would depend on that order
- * (min=300 max=500 would fail against max's default of 256).  Until the
+ * check against another parameter would depend on that order (swift's
+ * "min_cwnd_mpkt=300000 max_cwnd_pkts=512" would judge the minimum against
+ * max_cwnd_pkts' default of 256 packets).  Until the
  * module's init calls dcc_param_block_start(), member writes are only
  * stored; dcc_param_block_start() builds the final combination once and
  * fails the load with build()'s message if it is inconsistent.
@@ -32,8 +33,8 @@
  * CA_EVENT_TX_START, setsockopt's init, getsockopt's TCP_CC_INFO), where
  * nothing holds an RCU read-side section.  So a callback takes
  * rcu_read_lock(), loads the block pointer once (dcc_param_block_get())
- * and passes
- * it down: one pointer load per callback, every field from one block.
+ * and passes it down: one pointer load per callback, every field from one
+ * version of the block.
  */
 #ifndef _DCC_PARAM_H
 #define _DCC_PARAM_H

@@ -30,7 +30,7 @@ done
 
 # Cross-parameter checks at load time: order-independent, and a final
 # inconsistent pair is refused with a message naming both.
-if [[ " $mods " == *" tcp_swift "* ]]; then
+if grep -qx tcp_swift <<< "$mods"; then
 	check_load_cross tcp_swift "min_cwnd_mpkt=300000 max_cwnd_pkts=512" \
 		"max_cwnd_pkts=512 min_cwnd_mpkt=600000" \
 		"min_cwnd_mpkt (600000) must not exceed max_cwnd_pkts (512) * 1000"
@@ -38,7 +38,7 @@ if [[ " $mods " == *" tcp_swift "* ]]; then
 		"fs_min_cwnd_mpkt=300000 fs_max_cwnd_pkts=300" \
 		"fs_min_cwnd_mpkt (300000) must be below fs_max_cwnd_pkts (300) * 1000"
 fi
-if [[ " $mods " == *" tcp_timely "* ]]; then
+if grep -qx tcp_timely <<< "$mods"; then
 	check_load_cross tcp_timely "t_low_us=1000 t_high_us=3000" \
 		"t_high_us=3000 t_low_us=4000" \
 		"t_low_us (4000) must be below t_high_us (3000)"
@@ -46,7 +46,7 @@ if [[ " $mods " == *" tcp_timely "* ]]; then
 		"line_rate_mbps=100 max_rate_mbps=200" \
 		"max_rate_mbps (200) must not exceed line_rate_mbps (100)"
 fi
-if [[ " $mods " == *" tcp_dcqcn "* ]]; then
+if grep -qx tcp_dcqcn <<< "$mods"; then
 	check_load_cross tcp_dcqcn "min_rate_kbps=20000 line_rate_mbps=100" \
 		"line_rate_mbps=10 min_rate_kbps=20000" \
 		"min_rate_kbps (20000) must not exceed line_rate_mbps (10 Mbit/s)"
