@@ -39,105 +39,90 @@
 /* The safeguard window never goes below this many packets. */
 #define DCQCN_MIN_CWND	4U
 
-/* Global parameters in their core form, rebuilt on every change. */
-static struct dcqcn_params dcqcn_p __read_mostly;
-static struct dcc_linerate_params dcqcn_lrp __read_mostly;
+/*
+ * Global parameters in their core form, with the line-rate estimator's:
+ * an immutable block, rebuilt and published by RCU on every change
+ * (include/dcc_param.h); callbacks read it under rcu_read_lock() through
+ * dcc_param_block_get(&dcqcn_pb).
+ */
+struct dcqcn_gparams {
+	struct dcqcn_params p;
+	struct dcc_linerate_params lrp;
+};
+
+DCC_PARAM_BLOCK(dcqcn_pb, struct dcqcn_gparams, dcqcn_params_build);
 
 /* The line-rate estimator: window, headroom, start value. */
 #define DCQCN_LR_WIN_US		1000000U
 #define DCQCN_LR_HEADROOM_PCT	25U
 #define DCQCN_LR_INIT_MBPS	10000U
 
-static void dcqcn_params_rebuild(void);
-static int dcqcn_check_rates(const char *name, unsigned int val);
-
-DCC_PARAM_UINT(g_q16, 4096, 1, 65536, NULL, dcqcn_params_rebuild,
+DCC_PARAM_UINT(g_q16, 4096, 1, 65536, NULL, &dcqcn_pb,
 	       "alpha gain g, in 1/65536 (4096 = 1/16, 256 = 1/256)");
-DCC_PARAM_UINT(alpha_period_us, 55, 1, 10000000, NULL, dcqcn_params_rebuild,
+DCC_PARAM_UINT(alpha_period_us, 55, 1, 10000000, NULL, &dcqcn_pb,
 	       "alpha decays by (1 - g) once per period without notification, in microseconds");
-DCC_PARAM_UINT(timer_us, 55, 1, 10000000, NULL, dcqcn_params_rebuild,
+DCC_PARAM_UINT(timer_us, 55, 1, 10000000, NULL, &dcqcn_pb,
 	       "rate-increase timer period T, in microseconds");
-DCC_PARAM_UINT(byte_counter_kb, 0, 0, 4194303, NULL, dcqcn_params_rebuild,
+DCC_PARAM_UINT(byte_counter_kb, 0, 0, 4194303, NULL, &dcqcn_pb,
 	       "byte counter B: bytes acked per increase event, in KB (1024 bytes); 0: what the line rate carries in one timer period");
-DCC_PARAM_UINT(fr_events, 5, 1, 1000, NULL, dcqcn_params_rebuild,
+DCC_PARAM_UINT(fr_events, 5, 1, 1000, NULL, &dcqcn_pb,
 	       "F: increase events of fast recovery before additive increase");
-DCC_PARAM_UINT(ai_rate_kbps, 0, 0, 1000000000, NULL, dcqcn_params_rebuild,
+DCC_PARAM_UINT(ai_rate_kbps, 0, 0, 1000000000, NULL, &dcqcn_pb,
 	       "additive increase step R_AI, in kbit/s; 0: ai_rate_ppm of the line rate");
-DCC_PARAM_UINT(hai_rate_kbps, 0, 0, 1000000000, NULL,
-	       dcqcn_params_rebuild,
+DCC_PARAM_UINT(hai_rate_kbps, 0, 0, 1000000000, NULL, &dcqcn_pb,
 	       "hyper increase step R_HAI, in kbit/s; 0: hai_rate_ppm of the line rate");
-DCC_PARAM_UINT(ai_rate_ppm, 1000, 1, 1000000, NULL, dcqcn_params_rebuild,
+DCC_PARAM_UINT(ai_rate_ppm, 1000, 1, 1000000, NULL, &dcqcn_pb,
 	       "relative R_AI (ai_rate_kbps=0), in parts per million of the line rate");
-DCC_PARAM_UINT(hai_rate_ppm, 10000, 1, 1000000, NULL, dcqcn_params_rebuild,
+DCC_PARAM_UINT(hai_rate_ppm, 10000, 1, 1000000, NULL, &dcqcn_pb,
 	       "relative R_HAI (hai_rate_kbps=0), in parts per million of the line rate");
-DCC_PARAM_UINT(cnp_interval_us, 50, 1, 10000000, NULL, dcqcn_params_rebuild,
+DCC_PARAM_UINT(cnp_interval_us, 50, 1, 10000000, NULL, &dcqcn_pb,
 	       "receiver: least time between two notifications of a flow, in microseconds");
-DCC_PARAM_UINT(min_rate_kbps, 1000, 1, 1000000000, dcqcn_check_rates,
-	       dcqcn_params_rebuild,
+DCC_PARAM_UINT(min_rate_kbps, 1000, 1, 1000000000, NULL, &dcqcn_pb,
 	       "rate floor (the rate is never 0), in kbit/s");
-DCC_PARAM_UINT(line_rate_mbps, 0, 0, 1000000, dcqcn_check_rates,
-	       dcqcn_params_rebuild,
+DCC_PARAM_UINT(line_rate_mbps, 0, 0, 1000000, NULL, &dcqcn_pb,
 	       "line rate: ceiling of the rate and of the learnt line rate, in Mbit/s; 0: learnt only");
 DCC_PARAM_UINT(cwnd_gain_pct, 200, 100, 1000, NULL, NULL,
 	       "safeguard window: rate times the larger of srtt and the latest RTT sample times this, in percent");
 
 /*
- * Cross-parameter checks apply to run-time writes; at load time the
- * parameters arrive in any order, so dcqcn_register() checks the final
- * combination instead and fails the load if it is bad.
+ * The block's build(): the parameters in core form, and the check between
+ * them (include/dcc_param.h: at run time a write that breaks it is
+ * refused; at load time the final combination is checked once).
  */
-static bool dcqcn_live;
-
-static int dcqcn_check_rates(const char *name, unsigned int val)
-{
-	unsigned int line = line_rate_mbps, min = min_rate_kbps;
-
-	if (!dcqcn_live)
-		return 0;
-	if (!strcmp(name, "line_rate_mbps"))
-		line = val;
-	else
-		min = val;
-	if (line && (u64)min > (u64)line * 1000) {
-		pr_warn("%s=%u: min_rate_kbps (%u) must not exceed line_rate_mbps (%u Mbit/s); keeping the old value\n",
-			name, val, min, line);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-static void dcqcn_params_rebuild(void)
+static int dcqcn_params_build(struct dcqcn_gparams *g)
 {
 	u64 line = dcc_mbps_to_bytes_ps(line_rate_mbps ? line_rate_mbps :
 					DCQCN_LR_INIT_MBPS);
-	struct dcc_linerate_params lrp = {
+	struct dcqcn_params *p = &g->p, eff;
+
+	if (line_rate_mbps && (u64)min_rate_kbps > (u64)line_rate_mbps * 1000) {
+		pr_warn("min_rate_kbps (%u) must not exceed line_rate_mbps (%u Mbit/s)\n",
+			min_rate_kbps, line_rate_mbps);
+		return -EINVAL;
+	}
+	g->lrp = (struct dcc_linerate_params){
 		.cap_bytes_ps = dcc_mbps_to_bytes_ps(line_rate_mbps),
 		.init_bytes_ps = line,
 		.floor_bytes_ps = (u64)min_rate_kbps * 1000 / 8,
 		.win_us = DCQCN_LR_WIN_US,
 		.headroom_pct = DCQCN_LR_HEADROOM_PCT,
 	};
-	struct dcqcn_params p;
-
-	dcqcn_params_default(&p, line);
-	p.g_fx = g_q16;
-	p.alpha_period_us = alpha_period_us;
-	p.timer_us = timer_us;
-	p.byte_counter_bytes = byte_counter_kb * 1024;
-	p.fr_events = fr_events;
-	p.cnp_interval_us = cnp_interval_us;
-	p.ai_bytes_ps = (u64)ai_rate_kbps * 1000 / 8;
-	p.hai_bytes_ps = (u64)hai_rate_kbps * 1000 / 8;
-	p.min_rate_bytes_ps = (u64)min_rate_kbps * 1000 / 8;
-	p.ai_ppm = ai_rate_ppm;
-	p.hai_ppm = hai_rate_ppm;
-	/*
-	 * Readers on the data path may see a mix of old and new fields for
-	 * an instant; every field is valid on its own and the core never
-	 * divides by one that can be zero, so that is harmless.
-	 */
-	dcqcn_p = p;
-	dcqcn_lrp = lrp;
+	dcqcn_params_default(p, line);
+	p->g_fx = g_q16;
+	p->alpha_period_us = alpha_period_us;
+	p->timer_us = timer_us;
+	p->byte_counter_bytes = byte_counter_kb * 1024;
+	p->fr_events = fr_events;
+	p->cnp_interval_us = cnp_interval_us;
+	p->ai_bytes_ps = (u64)ai_rate_kbps * 1000 / 8;
+	p->hai_bytes_ps = (u64)hai_rate_kbps * 1000 / 8;
+	p->min_rate_bytes_ps = (u64)min_rate_kbps * 1000 / 8;
+	p->ai_ppm = ai_rate_ppm;
+	p->hai_ppm = hai_rate_ppm;
+	dcqcn_params_for(&eff, p, p->max_rate_bytes_ps, 0, 1500);
+	if (WARN_ON(!dcqcn_params_valid(&eff)))
+		return -EINVAL;
+	return 0;
 }
 
 /*
@@ -251,11 +236,12 @@ static void dcqcn_decided(const struct sock *sk, struct dcqcn *ca,
  * maximum over 1 s plus 25 % headroom, at least min_rate), at most
  * line_rate_mbps when that is set; 10 Gbit/s before the first sample.
  */
-static u64 dcqcn_line_rate(const struct sock *sk)
+static u64 dcqcn_line_rate(const struct sock *sk,
+			   const struct dcqcn_gparams *g)
 {
 	const struct dcqcn *ca = inet_csk_ca(sk);
 
-	return dcc_linerate_bytes_ps(&ca->lr, &dcqcn_lrp);
+	return dcc_linerate_bytes_ps(&ca->lr, &g->lrp);
 }
 
 /*
@@ -263,11 +249,13 @@ static u64 dcqcn_line_rate(const struct sock *sk)
  * rate, its smoothed RTT and mss (dcqcn_params_for(): timers of at least
  * one RTT, relative steps and byte counter, the Reno bound on the steps).
  */
-static void dcqcn_params_now(const struct sock *sk, struct dcqcn_params *p)
+static void dcqcn_params_now(const struct sock *sk,
+			     const struct dcqcn_gparams *g,
+			     struct dcqcn_params *p)
 {
 	const struct tcp_sock *tp = tcp_sk(sk);
 
-	dcqcn_params_for(p, &dcqcn_p, dcqcn_line_rate(sk), dcc_srtt_us(tp),
+	dcqcn_params_for(p, &g->p, dcqcn_line_rate(sk, g), dcc_srtt_us(tp),
 			 tp->mss_cache);
 }
 
@@ -315,9 +303,8 @@ static void dcqcn_apply(struct sock *sk, u32 acked)
 	u32 rtt = max(dcc_srtt_us(tp), tp->rack.rtt_us);
 	u32 w, cwnd = tcp_snd_cwnd(tp);
 
-	w = dcc_window_from_rate(ca->s.rate_c_bytes_ps, rtt, tp->mss_cache,
-				 READ_ONCE(cwnd_gain_pct), DCQCN_MIN_CWND,
-				 max(tp->snd_cwnd_clamp, DCQCN_MIN_CWND));
+	w = dcc_sk_safeguard_cwnd(sk, ca->s.rate_c_bytes_ps, rtt,
+				  READ_ONCE(cwnd_gain_pct), DCQCN_MIN_CWND);
 	/* After a loss, Reno's window bounds it too. */
 	w = min(w, dcqcn_lw_pkts(&ca->s));
 	if (inet_csk(sk)->icsk_ca_state == TCP_CA_Recovery)
@@ -334,7 +321,8 @@ static void dcqcn_apply(struct sock *sk, u32 acked)
  * lead the rate the connection achieves by at most a quarter
  * (dcqcn_validate()).
  */
-static void dcqcn_catch_up(struct sock *sk, u32 bytes)
+static void dcqcn_catch_up(struct sock *sk, const struct dcqcn_gparams *g,
+			   u32 bytes)
 {
 	struct dcqcn *ca = inet_csk_ca(sk);
 	struct dcqcn_events ev = { 0 };
@@ -342,7 +330,7 @@ static void dcqcn_catch_up(struct sock *sk, u32 bytes)
 	u64 old_target = ca->s.rate_t_bytes_ps;
 	struct dcqcn_params p;
 
-	dcqcn_params_now(sk, &p);
+	dcqcn_params_now(sk, g, &p);
 	if (inet_csk(sk)->icsk_ca_state >= TCP_CA_Recovery) {
 		dcqcn_hold(&ca->s, &p, tcp_sk(sk)->tcp_mstamp, &ev);
 	} else {
@@ -376,7 +364,9 @@ static void dcqcn_init(struct sock *sk)
 		return;
 	}
 	dcc_linerate_init(&ca->lr);
-	dcqcn_params_now(sk, &p);
+	rcu_read_lock();
+	dcqcn_params_now(sk, dcc_param_block_get(&dcqcn_pb), &p);
+	rcu_read_unlock();
 	dcqcn_state_init(&ca->s, &p, p.max_rate_bytes_ps, tcp_clock_us());
 	dcqcn_np_init(&ca->np);
 	ca->prior_rcv_nxt = tp->rcv_nxt;
@@ -401,11 +391,16 @@ static void dcqcn_set_ece(struct tcp_sock *tp, bool ece)
  */
 static u32 dcqcn_cnp_interval(const struct tcp_sock *tp)
 {
-	u32 rtt = tp->rcv_rtt_est.rtt_us >> 3;
+	u32 rtt = tp->rcv_rtt_est.rtt_us >> 3, cnp;
+	const struct dcqcn_gparams *g;
 
 	if (!rtt)
 		rtt = dcc_srtt_us(tp);
-	return max(READ_ONCE(cnp_interval_us), rtt);
+	rcu_read_lock();
+	g = dcc_param_block_get(&dcqcn_pb);
+	cnp = g->p.cnp_interval_us;
+	rcu_read_unlock();
+	return max(cnp, rtt);
 }
 
 /*
@@ -455,6 +450,7 @@ static void dcqcn_in_ack_event(struct sock *sk, u32 flags)
 {
 	struct dcqcn *ca = inet_csk_ca(sk);
 	bool ece = flags & CA_ACK_ECE;
+	const struct dcqcn_gparams *g;
 	struct dcqcn_events ev = { 0 };
 	struct dcqcn_params p;
 	u64 old_rate;
@@ -464,9 +460,12 @@ static void dcqcn_in_ack_event(struct sock *sk, u32 flags)
 			dcqcn_count(sk, DCQCN_MIB_ECHO, 1);
 		return;
 	}
-	dcqcn_catch_up(sk, 0);
+	rcu_read_lock();
+	g = dcc_param_block_get(&dcqcn_pb);
+	dcqcn_catch_up(sk, g, 0);
 	old_rate = ca->s.rate_c_bytes_ps;
-	dcqcn_params_now(sk, &p);
+	dcqcn_params_now(sk, g, &p);
+	rcu_read_unlock();
 	dcqcn_settle(&ca->s, &p, dcqcn_achieved(tcp_sk(sk)));
 	dcqcn_on_cnp(&ca->s, &p, tcp_sk(sk)->tcp_mstamp, &ev);
 	dcqcn_count_events(sk, &ev);
@@ -478,10 +477,13 @@ static void dcqcn_cong_control(DCC_CONG_CONTROL_ARGS)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct dcqcn *ca = inet_csk_ca(sk);
+	const struct dcqcn_gparams *g;
 	u32 bytes = 0;
 
+	rcu_read_lock();
+	g = dcc_param_block_get(&dcqcn_pb);
 	if (rs->delivered > 0 && rs->interval_us > 0)
-		dcc_linerate_sample(&ca->lr, &dcqcn_lrp, (u32)tp->tcp_mstamp,
+		dcc_linerate_sample(&ca->lr, &g->lrp, (u32)tp->tcp_mstamp,
 				    (u64)rs->delivered * tp->mss_cache,
 				    (u32)rs->interval_us, rs->is_app_limited);
 	if (rs->acked_sacked > 0) {
@@ -489,7 +491,8 @@ static void dcqcn_cong_control(DCC_CONG_CONTROL_ARGS)
 		if (inet_csk(sk)->icsk_ca_state < TCP_CA_Recovery)
 			dcqcn_lw_ack(&ca->s, rs->acked_sacked);
 	}
-	dcqcn_catch_up(sk, bytes);
+	dcqcn_catch_up(sk, g, bytes);
+	rcu_read_unlock();
 	dcqcn_apply(sk, rs->acked_sacked > 0 ? rs->acked_sacked : 0);
 }
 
@@ -501,13 +504,17 @@ static void dcqcn_cong_control(DCC_CONG_CONTROL_ARGS)
 static void dcqcn_loss(struct sock *sk, enum dcqcn_reason reason)
 {
 	struct dcqcn *ca = inet_csk_ca(sk);
+	const struct dcqcn_gparams *g;
 	struct dcqcn_events ev = { 0 };
 	struct dcqcn_params p;
 	u64 old_rate;
 
-	dcqcn_catch_up(sk, 0);
+	rcu_read_lock();
+	g = dcc_param_block_get(&dcqcn_pb);
+	dcqcn_catch_up(sk, g, 0);
 	old_rate = ca->s.rate_c_bytes_ps;
-	dcqcn_params_now(sk, &p);
+	dcqcn_params_now(sk, g, &p);
+	rcu_read_unlock();
 	dcqcn_settle(&ca->s, &p, dcqcn_achieved(tcp_sk(sk)));
 	dcqcn_loss_cut(&ca->s, &p, tcp_sk(sk)->tcp_mstamp, &ev);
 	dcqcn_lw_cut(&ca->s, tcp_packets_in_flight(tcp_sk(sk)));
@@ -536,7 +543,9 @@ static void dcqcn_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 		break;
 	case CA_EVENT_TX_START:
 		/* Sending after idle: play the timers that fell due. */
-		dcqcn_catch_up(sk, 0);
+		rcu_read_lock();
+		dcqcn_catch_up(sk, dcc_param_block_get(&dcqcn_pb), 0);
+		rcu_read_unlock();
 		dcqcn_apply(sk, 0);
 		break;
 	default:
@@ -580,7 +589,9 @@ static u32 dcqcn_undo_cwnd(struct sock *sk)
 
 	/* The loss was spurious: take the cut back. */
 	/* R_T holds the rate before the cut. */
-	dcqcn_params_now(sk, &p);
+	rcu_read_lock();
+	dcqcn_params_now(sk, dcc_param_block_get(&dcqcn_pb), &p);
+	rcu_read_unlock();
 	ca->s.rate_c_bytes_ps = dcqcn_clamp_rate(&p,
 						 max(ca->s.rate_c_bytes_ps,
 						     ca->s.rate_t_bytes_ps));
@@ -652,25 +663,25 @@ static struct tcp_congestion_ops dcqcn_reno __read_mostly = {
 
 static int __init dcqcn_register(void)
 {
-	struct dcqcn_params eff;
 	int err;
 
 	BUILD_BUG_ON(sizeof(struct dcqcn) > ICSK_CA_PRIV_SIZE);
 	BUILD_BUG_ON(ARRAY_SIZE(dcqcn_mib_names) != DCQCN_MIB_MAX);
 
-	dcqcn_live = true;
-	if (dcqcn_check_rates("min_rate_kbps", min_rate_kbps))
-		return -EINVAL;
-	dcqcn_params_rebuild();
-	dcqcn_params_for(&eff, &dcqcn_p, dcqcn_p.max_rate_bytes_ps, 0, 1500);
-	if (WARN_ON(!dcqcn_params_valid(&eff)))
-		return -EINVAL;
-	err = register_pernet_subsys(&dcqcn_stat_net_ops);
+	err = dcc_param_block_start(&dcqcn_pb);
 	if (err)
 		return err;
+	err = register_pernet_subsys(&dcqcn_stat_net_ops);
+	if (err)
+		goto out_params;
 	err = tcp_register_congestion_control(&dcqcn_ops);
 	if (err)
-		unregister_pernet_subsys(&dcqcn_stat_net_ops);
+		goto out_stat;
+	return 0;
+out_stat:
+	unregister_pernet_subsys(&dcqcn_stat_net_ops);
+out_params:
+	dcc_param_block_stop(&dcqcn_pb);
 	return err;
 }
 
@@ -678,6 +689,7 @@ static void __exit dcqcn_unregister(void)
 {
 	tcp_unregister_congestion_control(&dcqcn_ops);
 	unregister_pernet_subsys(&dcqcn_stat_net_ops);
+	dcc_param_block_stop(&dcqcn_pb);
 }
 
 module_init(dcqcn_register);

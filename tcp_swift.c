@@ -32,50 +32,46 @@
 #define CREATE_TRACE_POINTS
 #include "trace/swift_trace.h"
 
-/* Global parameters in their fixed-point form, rebuilt on every change. */
-static struct swift_params swift_p __read_mostly;
+/*
+ * Global parameters in their fixed-point form: an immutable block, rebuilt
+ * and published by RCU on every change (include/dcc_param.h); callbacks
+ * read it under rcu_read_lock() through dcc_param_block_get(&swift_pb).
+ */
+DCC_PARAM_BLOCK(swift_pb, struct swift_params, swift_params_build);
 
-static void swift_params_rebuild(void);
-static int swift_check_cwnd(const char *name, unsigned int val);
-static int swift_check_fs(const char *name, unsigned int val);
-
-DCC_PARAM_UINT(ai_mpkt, 1000, 1, 1000000, NULL, swift_params_rebuild,
+DCC_PARAM_UINT(ai_mpkt, 1000, 1, 1000000, NULL, &swift_pb,
 	       "additive increase per RTT, in 1/1000 packet");
-DCC_PARAM_UINT(md_beta_permille, 800, 1, 1000, NULL, swift_params_rebuild,
+DCC_PARAM_UINT(md_beta_permille, 800, 1, 1000, NULL, &swift_pb,
 	       "multiplicative-decrease gain b, in 1/1000");
-DCC_PARAM_UINT(max_mdf_permille, 500, 1, 999, NULL, swift_params_rebuild,
+DCC_PARAM_UINT(max_mdf_permille, 500, 1, 999, NULL, &swift_pb,
 	       "largest single window cut, in 1/1000");
-DCC_PARAM_UINT(min_cwnd_mpkt, 1, 1, 1000000, swift_check_cwnd,
-	       swift_params_rebuild,
+DCC_PARAM_UINT(min_cwnd_mpkt, 1, 1, 1000000, NULL, &swift_pb,
 	       "smallest window, in 1/1000 packet (below 1000: paced)");
-DCC_PARAM_UINT(max_cwnd_pkts, 256, 1, 65535, swift_check_cwnd,
-	       swift_params_rebuild, "largest window, in packets");
-DCC_PARAM_UINT(base_target_us, 25, 0, 1000000, NULL, swift_params_rebuild,
+DCC_PARAM_UINT(max_cwnd_pkts, 256, 1, 65535, NULL, &swift_pb,
+	       "largest window, in packets");
+DCC_PARAM_UINT(base_target_us, 25, 0, 1000000, NULL, &swift_pb,
 	       "fabric target delay for one hop, in microseconds");
-DCC_PARAM_UINT(target_rel_minrtt, 1, 0, 1, NULL, swift_params_rebuild,
+DCC_PARAM_UINT(target_rel_minrtt, 1, 0, 1, NULL, &swift_pb,
 	       "1: the target counts from the connection's minimum RTT; 0: absolute");
-DCC_PARAM_UINT(scale_rtt_us, 50, 0, 1000000, NULL, swift_params_rebuild,
+DCC_PARAM_UINT(scale_rtt_us, 50, 0, 1000000, NULL, &swift_pb,
 	       "base RTT the queueing targets are for: above it, with target_rel_minrtt, base target, per-hop and flow-scaling terms grow with the measured base RTT, in microseconds (0: never)");
-DCC_PARAM_UINT(minrtt_win_ms, 10000, 10, 600000, NULL, swift_params_rebuild,
+DCC_PARAM_UINT(minrtt_win_ms, 10000, 10, 600000, NULL, &swift_pb,
 	       "lifetime of a minimum-RTT estimate, in milliseconds");
 DCC_PARAM_UINT(hops, 2, 0, 255, NULL, NULL,
 	       "hop count of the path used for the target, in hops");
-DCC_PARAM_UINT(per_hop_ns, 1000, 0, 1000000, NULL, swift_params_rebuild,
+DCC_PARAM_UINT(per_hop_ns, 1000, 0, 1000000, NULL, &swift_pb,
 	       "target delay added per hop, in nanoseconds");
-DCC_PARAM_UINT(fs_range_us, 100, 0, 1000000, NULL, swift_params_rebuild,
+DCC_PARAM_UINT(fs_range_us, 100, 0, 1000000, NULL, &swift_pb,
 	       "flow-scaling range of the target, in microseconds");
-DCC_PARAM_UINT(fs_min_cwnd_mpkt, 100, 1, 65535000, swift_check_fs,
-	       swift_params_rebuild,
+DCC_PARAM_UINT(fs_min_cwnd_mpkt, 100, 1, 65535000, NULL, &swift_pb,
 	       "flow scaling: window given the whole range, in 1/1000 packet");
-DCC_PARAM_UINT(fs_max_cwnd_pkts, 256, 1, 65535, swift_check_fs,
-	       swift_params_rebuild,
+DCC_PARAM_UINT(fs_max_cwnd_pkts, 256, 1, 65535, NULL, &swift_pb,
 	       "flow scaling: window given none of the range, in packets");
-DCC_PARAM_UINT(ep_target_us, 100, 0, 1000000, NULL, swift_params_rebuild,
+DCC_PARAM_UINT(ep_target_us, 100, 0, 1000000, NULL, &swift_pb,
 	       "endpoint (host) delay target, in microseconds");
-DCC_PARAM_UINT(ep_ewma_keep_permille, 750, 0, 999, NULL,
-	       swift_params_rebuild,
+DCC_PARAM_UINT(ep_ewma_keep_permille, 750, 0, 999, NULL, &swift_pb,
 	       "endpoint-delay EWMA: weight kept on the old value, in 1/1000");
-DCC_PARAM_UINT(retx_reset_threshold, 3, 1, 255, NULL, swift_params_rebuild,
+DCC_PARAM_UINT(retx_reset_threshold, 3, 1, 255, NULL, &swift_pb,
 	       "retransmit timeouts in a row that reset the window to its minimum");
 DCC_PARAM_UINT(pacing_headroom_pct, 120, 100, 1000, NULL, NULL,
 	       "pacing rate for windows of two packets or more, in percent of cwnd/srtt");
@@ -84,41 +80,24 @@ DCC_PARAM_ENUM(tstamp, DCC_TS_MODE_AUTO, dcc_ts_mode_names, NULL,
 DCC_PARAM_UINT(delack_guard_us, 40000, 0, 1000000, NULL, NULL,
 	       "the ACK of a lone segment (or one the stack flags) whose sample is this far above the floor is taken for a delayed ACK, and judged this much lower, in microseconds (0: off; ACKs the stack flags never cut)");
 
-static int swift_check_cwnd(const char *name, unsigned int val)
+/*
+ * The block's build(): the parameters in fixed point, and the checks
+ * between them (include/dcc_param.h: at run time a write that breaks one
+ * is refused; at load time the final combination is checked once).
+ */
+static int swift_params_build(struct swift_params *p)
 {
-	unsigned int lo = min_cwnd_mpkt, hi = max_cwnd_pkts;
-
-	if (!strcmp(name, "min_cwnd_mpkt"))
-		lo = val;
-	else
-		hi = val;
-	if ((u64)lo > (u64)hi * 1000) {
-		pr_warn("%s=%u: min_cwnd_mpkt (%u) must not exceed max_cwnd_pkts (%u) * 1000; keeping the old value\n",
-			name, val, lo, hi);
+	if ((u64)min_cwnd_mpkt > (u64)max_cwnd_pkts * 1000) {
+		pr_warn("min_cwnd_mpkt (%u) must not exceed max_cwnd_pkts (%u) * 1000\n",
+			min_cwnd_mpkt, max_cwnd_pkts);
 		return -EINVAL;
 	}
-	return 0;
-}
-
-static int swift_check_fs(const char *name, unsigned int val)
-{
-	unsigned int lo = fs_min_cwnd_mpkt, hi = fs_max_cwnd_pkts;
-
-	if (!strcmp(name, "fs_min_cwnd_mpkt"))
-		lo = val;
-	else
-		hi = val;
-	if ((u64)lo >= (u64)hi * 1000) {
-		pr_warn("%s=%u: fs_min_cwnd_mpkt (%u) must be below fs_max_cwnd_pkts (%u) * 1000; keeping the old value\n",
-			name, val, lo, hi);
+	if ((u64)fs_min_cwnd_mpkt >= (u64)fs_max_cwnd_pkts * 1000) {
+		pr_warn("fs_min_cwnd_mpkt (%u) must be below fs_max_cwnd_pkts (%u) * 1000\n",
+			fs_min_cwnd_mpkt, fs_max_cwnd_pkts);
 		return -EINVAL;
 	}
-	return 0;
-}
-
-static void swift_params_rebuild(void)
-{
-	struct swift_params p = {
+	*p = (struct swift_params){
 		.ai_fx = dcc_fx_from_milli(ai_mpkt),
 		.beta_fx = dcc_fx_from_milli(md_beta_permille),
 		.max_mdf_fx = dcc_fx_from_milli(max_mdf_permille),
@@ -137,14 +116,8 @@ static void swift_params_rebuild(void)
 		.scale_rtt_us = scale_rtt_us,
 		.target_rel_minrtt = target_rel_minrtt,
 	};
-
-	swift_params_derive(&p);
-	/*
-	 * Readers on the data path may see a mix of old and new fields for
-	 * an instant; every field is valid on its own and the core never
-	 * divides by a field that can be zero, so that is harmless.
-	 */
-	swift_p = p;
+	swift_params_derive(p);
+	return 0;
 }
 
 /*
@@ -201,12 +174,13 @@ static struct swift_floor swift_floor_read(const struct swift_floor *slot)
 
 /* Fold the ACK's sample into the destination's floor; returns the floor. */
 static u32 swift_floor_sample(struct swift_floor *slot, struct swift_floor f,
-			      u32 key, const struct swift_ack *a)
+			      u32 key, const struct swift_ack *a,
+			      const struct swift_params *prm)
 {
 	u32 old_key = f.key;
 
 	if (a->has_delay &&
-	    swift_floor_update_key(&f, &swift_p, key, a->delay_us,
+	    swift_floor_update_key(&f, prm, key, a->delay_us,
 				   a->ack_delayed, a->now_us)) {
 		if (old_key != key) {
 			WRITE_ONCE(slot->key, 0);
@@ -318,7 +292,7 @@ static void swift_trace(const struct sock *sk, const struct swift *ca,
 			   ca->s.last_target_us, ca->s.ep_delay_x8 >> 3);
 }
 
-static void swift_apply(struct sock *sk)
+static void swift_apply(struct sock *sk, const struct swift_params *prm)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct swift *ca = inet_csk_ca(sk);
@@ -340,7 +314,7 @@ static void swift_apply(struct sock *sk)
 	/* Before the first RTT sample the initial window alone limits. */
 	if (!srtt)
 		return;
-	rtt = swift_pacing_rtt_us(&ca->s, &swift_p, srtt);
+	rtt = swift_pacing_rtt_us(&ca->s, prm, srtt);
 	dcc_pacing_set_rate(sk, dcc_rate_from_window(cwnd_fx, tp->mss_cache,
 						     rtt, gain));
 }
@@ -349,13 +323,17 @@ static void swift_init(struct sock *sk)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct swift *ca = inet_csk_ca(sk);
+	const struct swift_params *prm;
 
-	swift_state_init(&ca->s, &swift_p, tcp_snd_cwnd(tp), READ_ONCE(hops),
+	rcu_read_lock();
+	prm = dcc_param_block_get(&swift_pb);
+	swift_state_init(&ca->s, prm, tcp_snd_cwnd(tp), READ_ONCE(hops),
 			 tp->tcp_mstamp);
 	dcc_plb_link_init(sk, &ca->plb);
 	dcc_ts_sock_init(&swift_ts, &ca->ts);
 	dcc_pacing_request(sk);
-	swift_apply(sk);
+	swift_apply(sk, prm);
+	rcu_read_unlock();
 }
 
 static void swift_release(struct sock *sk)
@@ -387,6 +365,7 @@ static void swift_cong_control(DCC_CONG_CONTROL_ARGS)
 	u32 fkey = swift_floor_key(sk);
 	struct swift_floor *fslot = swift_floor_slot(fkey);
 	struct swift_floor fl = swift_floor_read(fslot);
+	const struct swift_params *prm;
 	struct swift_snap old;
 	enum swift_reason why;
 	enum dcc_ts_verdict v;
@@ -402,6 +381,8 @@ static void swift_cong_control(DCC_CONG_CONTROL_ARGS)
 	 * receiver's ACK delay (remote endpoint delay): it is judged
 	 * delack_guard_us lower below; its local endpoint delay is real.
 	 */
+	rcu_read_lock();
+	prm = dcc_param_block_get(&swift_pb);
 	v = dcc_ts_sock_split(&swift_ts, sk, &ca->ts, rs, &sp);
 	if (v < DCC_TS_V_MAX)
 		swift_count(sk, ts_mib[v]);
@@ -416,9 +397,9 @@ static void swift_cong_control(DCC_CONG_CONTROL_ARGS)
 						swift_floor_of(&fl, fkey),
 						READ_ONCE(delack_guard_us));
 	a.delack_us = READ_ONCE(delack_guard_us);
-	a.floor_us = swift_floor_sample(fslot, fl, fkey, &a);
+	a.floor_us = swift_floor_sample(fslot, fl, fkey, &a, prm);
 	old = swift_snap(ca);
-	act = swift_on_ack(&ca->s, &swift_p, &a);
+	act = swift_on_ack(&ca->s, prm, &a);
 	if (a.has_delay && a.ack_delayed)
 		swift_count(sk, SWIFT_MIB_DELACK);
 	if (rs->rtt_us > 0 && rs->is_retrans)
@@ -446,7 +427,8 @@ static void swift_cong_control(DCC_CONG_CONTROL_ARGS)
 	 */
 	has_sample = swift_plb_sample(&ca->s, &a, &above);
 	dcc_plb_link_ack(sk, &ca->plb, rs, has_sample, above);
-	swift_apply(sk);
+	swift_apply(sk, prm);
+	rcu_read_unlock();
 }
 
 static void swift_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
@@ -464,7 +446,7 @@ static void swift_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
  * Loss after an MTU reduction counts too; it is rare, and at most one
  * max_mdf cut.)
  */
-static void swift_rto(struct sock *sk)
+static void swift_rto(struct sock *sk, const struct swift_params *prm)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct swift *ca = inet_csk_ca(sk);
@@ -472,13 +454,13 @@ static void swift_rto(struct sock *sk)
 	u8 state = inet_csk(sk)->icsk_ca_state;
 	bool reset;
 
-	if (!swift_on_rto(&ca->s, &swift_p, tp->tcp_mstamp, dcc_srtt_us(tp),
+	if (!swift_on_rto(&ca->s, prm, tp->tcp_mstamp, dcc_srtt_us(tp),
 			  state != TCP_CA_Loss && state != TCP_CA_Recovery))
 		return;
-	reset = ca->s.retx_cnt >= swift_p.retx_reset;
+	reset = ca->s.retx_cnt >= prm->retx_reset;
 	swift_count(sk, reset ? SWIFT_MIB_RTO_RESET : SWIFT_MIB_RTO_CUT);
 	swift_trace(sk, ca, old, reset ? SWIFT_R_RTO_RESET : SWIFT_R_RTO);
-	swift_apply(sk);
+	swift_apply(sk, prm);
 }
 
 static void swift_set_state(struct sock *sk, u8 new_state)
@@ -487,26 +469,33 @@ static void swift_set_state(struct sock *sk, u8 new_state)
 	struct swift *ca = inet_csk_ca(sk);
 
 	struct swift_snap old = swift_snap(ca);
+	const struct swift_params *prm;
 
+	rcu_read_lock();
+	prm = dcc_param_block_get(&swift_pb);
 	if (new_state == TCP_CA_Loss) {
-		swift_rto(sk);
-		return;
-	}
-	if (new_state == TCP_CA_Recovery &&
-	    inet_csk(sk)->icsk_ca_state != TCP_CA_Recovery &&
-	    swift_on_fast_recovery(&ca->s, &swift_p, tp->tcp_mstamp,
-				   dcc_srtt_us(tp))) {
+		swift_rto(sk, prm);
+	} else if (new_state == TCP_CA_Recovery &&
+		   inet_csk(sk)->icsk_ca_state != TCP_CA_Recovery &&
+		   swift_on_fast_recovery(&ca->s, prm, tp->tcp_mstamp,
+					  dcc_srtt_us(tp))) {
 		swift_count(sk, SWIFT_MIB_RECOVERY_CUT);
 		swift_trace(sk, ca, old, SWIFT_R_RECOVERY);
-		swift_apply(sk);
+		swift_apply(sk, prm);
 	}
+	rcu_read_unlock();
 }
 
 static u32 swift_ssthresh(struct sock *sk)
 {
 	const struct swift *ca = inet_csk_ca(sk);
-	u32 cut = DCC_FX_ONE - swift_p.max_mdf_fx;
+	const struct swift_params *prm;
+	u32 cut;
 
+	rcu_read_lock();
+	prm = dcc_param_block_get(&swift_pb);
+	cut = DCC_FX_ONE - prm->max_mdf_fx;
+	rcu_read_unlock();
 	return max(dcc_fx_mul(swift_cwnd_fx(&ca->s), cut) >> DCC_FX_SHIFT, 2U);
 }
 
@@ -515,7 +504,9 @@ static u32 swift_undo_cwnd(struct sock *sk)
 	struct swift *ca = inet_csk_ca(sk);
 	struct swift_snap old = swift_snap(ca);
 
-	swift_undo(&ca->s, &swift_p);
+	rcu_read_lock();
+	swift_undo(&ca->s, dcc_param_block_get(&swift_pb));
+	rcu_read_unlock();
 	swift_count(sk, SWIFT_MIB_UNDO);
 	swift_trace(sk, ca, old, SWIFT_R_UNDO);
 	/* As in swift_apply(): TCP's window stays at two packets or more. */
@@ -583,15 +574,21 @@ static int __init swift_register(void)
 	int err;
 
 	BUILD_BUG_ON(ARRAY_SIZE(swift_mib_names) != SWIFT_MIB_MAX);
-	swift_params_rebuild();
-	err = register_pernet_subsys(&swift_stat_net_ops);
+	err = dcc_param_block_start(&swift_pb);
 	if (err)
 		return err;
+	err = register_pernet_subsys(&swift_stat_net_ops);
+	if (err)
+		goto out_params;
 	err = tcp_register_congestion_control(&swift_ops);
 	if (err)
-		unregister_pernet_subsys(&swift_stat_net_ops);
-	else
-		dcc_ts_link_start(&swift_ts);
+		goto out_stat;
+	dcc_ts_link_start(&swift_ts);
+	return 0;
+out_stat:
+	unregister_pernet_subsys(&swift_stat_net_ops);
+out_params:
+	dcc_param_block_stop(&swift_pb);
 	return err;
 }
 
@@ -600,6 +597,7 @@ static void __exit swift_unregister(void)
 	tcp_unregister_congestion_control(&swift_ops);
 	dcc_ts_link_stop(&swift_ts);
 	unregister_pernet_subsys(&swift_stat_net_ops);
+	dcc_param_block_stop(&swift_pb);
 }
 
 module_init(swift_register);

@@ -35,48 +35,40 @@
 /* The safeguard window never goes below this many packets. */
 #define TIMELY_MIN_CWND	4U
 
-/* Global parameters in their engine form, rebuilt on every change. */
-static struct timely_params timely_p __read_mostly;
+/*
+ * Global parameters in their engine form: an immutable block, rebuilt and
+ * published by RCU on every change (include/dcc_param.h); callbacks read
+ * it under rcu_read_lock() through dcc_param_block_get(&timely_pb).
+ */
+DCC_PARAM_BLOCK(timely_pb, struct timely_params, timely_params_build);
 
-static void timely_params_rebuild(void);
-static int timely_check_band(const char *name, unsigned int val);
-static int timely_check_rates(const char *name, unsigned int val);
-
-DCC_PARAM_UINT(variant, 0, 0, 1, NULL, timely_params_rebuild,
+DCC_PARAM_UINT(variant, 0, 0, 1, NULL, &timely_pb,
 	       "0: the paper's algorithm; 1: patched TIMELY (Zhu et al.)");
-DCC_PARAM_UINT(ewma_alpha_permille, 875, 1, 1000, NULL,
-	       timely_params_rebuild,
+DCC_PARAM_UINT(ewma_alpha_permille, 875, 1, 1000, NULL, &timely_pb,
 	       "EWMA weight a of a new RTT difference, in 1/1000");
-DCC_PARAM_UINT(beta_permille, 800, 1, 1000, NULL, timely_params_rebuild,
+DCC_PARAM_UINT(beta_permille, 800, 1, 1000, NULL, &timely_pb,
 	       "multiplicative-decrease gain b (paper), in 1/1000");
-DCC_PARAM_UINT(patched_beta_ppm, 8000, 1, 1000000, NULL,
-	       timely_params_rebuild,
+DCC_PARAM_UINT(patched_beta_ppm, 8000, 1, 1000000, NULL, &timely_pb,
 	       "decrease gain b of the patched variant, in 1/1000000");
-DCC_PARAM_UINT(max_dec_permille, 500, 1, 999, NULL, timely_params_rebuild,
+DCC_PARAM_UINT(max_dec_permille, 500, 1, 999, NULL, &timely_pb,
 	       "largest fraction of the rate one update or loss takes, in 1/1000");
-DCC_PARAM_UINT(delta_kbps, 10000, 1, 1000000000, NULL,
-	       timely_params_rebuild,
+DCC_PARAM_UINT(delta_kbps, 10000, 1, 1000000000, NULL, &timely_pb,
 	       "additive increase step delta, in kbit/s");
-DCC_PARAM_UINT(t_low_us, 50, 1, 1000000, timely_check_band,
-	       timely_params_rebuild,
+DCC_PARAM_UINT(t_low_us, 50, 1, 1000000, NULL, &timely_pb,
 	       "below this RTT: additive increase (patched: reference RTT), in microseconds");
-DCC_PARAM_UINT(t_high_us, 500, 1, 1000000, timely_check_band,
-	       timely_params_rebuild,
+DCC_PARAM_UINT(t_high_us, 500, 1, 1000000, NULL, &timely_pb,
 	       "above this RTT: multiplicative decrease, in microseconds");
-DCC_PARAM_UINT(min_rtt_us, 20, 1, 1000000, NULL, timely_params_rebuild,
+DCC_PARAM_UINT(min_rtt_us, 20, 1, 1000000, NULL, &timely_pb,
 	       "fabric RTT constant that normalizes the gradient, in microseconds");
-DCC_PARAM_UINT(hai_thresh, 5, 1, 65535, NULL, timely_params_rebuild,
+DCC_PARAM_UINT(hai_thresh, 5, 1, 65535, NULL, &timely_pb,
 	       "completions in a row with a gradient <= 0 before hyperactive increase");
-DCC_PARAM_UINT(hai_n, 5, 1, 1000, NULL, timely_params_rebuild,
+DCC_PARAM_UINT(hai_n, 5, 1, 1000, NULL, &timely_pb,
 	       "hyperactive increase multiplier N of delta");
-DCC_PARAM_UINT(line_rate_mbps, 10000, 1, 1000000, timely_check_rates,
-	       timely_params_rebuild,
+DCC_PARAM_UINT(line_rate_mbps, 10000, 1, 1000000, NULL, &timely_pb,
 	       "NIC line rate (serialization delay, default ceiling), in Mbit/s");
-DCC_PARAM_UINT(max_rate_mbps, 0, 0, 1000000, timely_check_rates,
-	       timely_params_rebuild,
+DCC_PARAM_UINT(max_rate_mbps, 0, 0, 1000000, NULL, &timely_pb,
 	       "rate ceiling, in Mbit/s (0: the line rate; never above it)");
-DCC_PARAM_UINT(min_rate_kbps, 1000, 1, 1000000000, timely_check_rates,
-	       timely_params_rebuild,
+DCC_PARAM_UINT(min_rate_kbps, 1000, 1, 1000000000, NULL, &timely_pb,
 	       "rate floor (the rate is never 0), in kbit/s");
 DCC_PARAM_UINT(start_rate_permille, 100, 1, 1000, NULL, NULL,
 	       "rate of a new connection, in 1/1000 of the rate ceiling");
@@ -84,45 +76,18 @@ DCC_PARAM_UINT(segment_bytes, 16384, 1, 16777216, NULL, NULL,
 	       "bytes acked per completion event (rate update), in bytes");
 DCC_PARAM_UINT(rtt_min_filter, 1, 0, 1, NULL, NULL,
 	       "0: a completion's RTT is its last ACK's sample (paper); 1: the smallest sample in the completion");
-DCC_PARAM_UINT(calibrate, 1, 0, 1, NULL, timely_params_rebuild,
+DCC_PARAM_UINT(calibrate, 1, 0, 1, NULL, &timely_pb,
 	       "1: learn the line rate and scale T_low, T_high, min_rtt and the gradient dead band to the measured base RTT and noise, never below the parameters; 0: the parameters as given (paper)");
-DCC_PARAM_UINT(linerate_headroom_pct, 25, 0, 1000, NULL, timely_params_rebuild,
+DCC_PARAM_UINT(linerate_headroom_pct, 25, 0, 1000, NULL, &timely_pb,
 	       "learnt line rate: the best delivery rate times 1 + this, in percent");
-DCC_PARAM_UINT(linerate_win_ms, 10000, 1, 3600000, NULL,
-	       timely_params_rebuild,
+DCC_PARAM_UINT(linerate_win_ms, 10000, 1, 3600000, NULL, &timely_pb,
 	       "window of the best delivery rate (learnt line rate), in milliseconds");
-DCC_PARAM_UINT(base_win_ms, 10000, 1, 3600000, NULL, timely_params_rebuild,
+DCC_PARAM_UINT(base_win_ms, 10000, 1, 3600000, NULL, &timely_pb,
 	       "window of the base RTT (minimum engine RTT), in milliseconds");
 DCC_PARAM_ENUM(tstamp, DCC_TS_MODE_AUTO, dcc_ts_mode_names, NULL,
 	       "ACK receive timestamps: the RTT is the fabric delay (departure to the ACK's arrival) with auto (hardware where the NIC stamps, else software), hardware or software; the whole RTT with off [default auto, one of auto|hardware|software|off]");
 DCC_PARAM_UINT(cwnd_gain_pct, 200, 100, 1000, NULL, NULL,
 	       "safeguard window: rate times worst-case RTT times this, in percent");
-
-/*
- * Cross-parameter checks apply to run-time writes.  At load time the
- * parameters arrive one by one in any order (t_low_us=1000 before
- * t_high_us=3000 would fail against the default 500), so timely_register()
- * checks the final combination instead and fails the load if it is bad.
- */
-static bool timely_live;
-
-static int timely_check_band(const char *name, unsigned int val)
-{
-	unsigned int lo = t_low_us, hi = t_high_us;
-
-	if (!timely_live)
-		return 0;
-	if (!strcmp(name, "t_low_us"))
-		lo = val;
-	else
-		hi = val;
-	if (lo >= hi) {
-		pr_warn("%s=%u: t_low_us (%u) must be below t_high_us (%u); keeping the old value\n",
-			name, val, lo, hi);
-		return -EINVAL;
-	}
-	return 0;
-}
 
 /* Effective ceiling in Mbit/s: max_rate_mbps, 0 or above the line: line. */
 static unsigned int timely_ceiling_mbps(unsigned int line, unsigned int max)
@@ -130,69 +95,60 @@ static unsigned int timely_ceiling_mbps(unsigned int line, unsigned int max)
 	return max && max < line ? max : line;
 }
 
-static int timely_check_rates(const char *name, unsigned int val)
-{
-	unsigned int line = line_rate_mbps, max = max_rate_mbps;
-	unsigned int min = min_rate_kbps;
-	u64 ceil_kbps;
-
-	if (!timely_live)
-		return 0;
-	if (!strcmp(name, "line_rate_mbps"))
-		line = val;
-	else if (!strcmp(name, "max_rate_mbps"))
-		max = val;
-	else
-		min = val;
-	if (max > line) {
-		pr_warn("%s=%u: max_rate_mbps (%u) must not exceed line_rate_mbps (%u); keeping the old value\n",
-			name, val, max, line);
-		return -EINVAL;
-	}
-	ceil_kbps = (u64)timely_ceiling_mbps(line, max) * 1000;
-	if (min > ceil_kbps) {
-		pr_warn("%s=%u: min_rate_kbps (%u) must not exceed the rate ceiling (%llu kbit/s); keeping the old value\n",
-			name, val, min, ceil_kbps);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-static void timely_params_rebuild(void)
+/*
+ * The block's build(): the parameters in engine form, and the checks
+ * between them (include/dcc_param.h: at run time a write that breaks one
+ * is refused; at load time the final combination is checked once).
+ */
+static int timely_params_build(struct timely_params *p)
 {
 	u64 line = dcc_mbps_to_bytes_ps(line_rate_mbps);
-	struct timely_params p;
+	u64 ceil_kbps;
 
-	timely_params_default(&p, line);
-	p.variant = variant;
-	p.ewma_alpha_fx = dcc_fx_from_milli(ewma_alpha_permille);
-	p.beta_fx = dcc_fx_from_milli(beta_permille);
-	p.patched_beta_fx = dcc_div_u64((u64)patched_beta_ppm * DCC_FX_ONE,
-					1000000);
-	p.max_dec_fx = dcc_fx_from_milli(max_dec_permille);
-	p.t_low_us = t_low_us;
-	p.t_high_us = t_high_us;
-	p.min_rtt_us = min_rtt_us;
-	p.hai_thresh = hai_thresh;
-	p.hai_n = hai_n;
-	p.delta_bytes_ps = (u64)delta_kbps * 1000 / 8;
-	p.max_rate_bytes_ps =
+	if (t_low_us >= t_high_us) {
+		pr_warn("t_low_us (%u) must be below t_high_us (%u)\n",
+			t_low_us, t_high_us);
+		return -EINVAL;
+	}
+	if (max_rate_mbps > line_rate_mbps) {
+		pr_warn("max_rate_mbps (%u) must not exceed line_rate_mbps (%u)\n",
+			max_rate_mbps, line_rate_mbps);
+		return -EINVAL;
+	}
+	ceil_kbps = (u64)timely_ceiling_mbps(line_rate_mbps, max_rate_mbps) *
+		    1000;
+	if (min_rate_kbps > ceil_kbps) {
+		pr_warn("min_rate_kbps (%u) must not exceed the rate ceiling (%llu kbit/s)\n",
+			min_rate_kbps, ceil_kbps);
+		return -EINVAL;
+	}
+	timely_params_default(p, line);
+	p->variant = variant;
+	p->ewma_alpha_fx = dcc_fx_from_milli(ewma_alpha_permille);
+	p->beta_fx = dcc_fx_from_milli(beta_permille);
+	p->patched_beta_fx = dcc_div_u64((u64)patched_beta_ppm * DCC_FX_ONE,
+					 1000000);
+	p->max_dec_fx = dcc_fx_from_milli(max_dec_permille);
+	p->t_low_us = t_low_us;
+	p->t_high_us = t_high_us;
+	p->min_rtt_us = min_rtt_us;
+	p->hai_thresh = hai_thresh;
+	p->hai_n = hai_n;
+	p->delta_bytes_ps = (u64)delta_kbps * 1000 / 8;
+	p->max_rate_bytes_ps =
 		dcc_mbps_to_bytes_ps(timely_ceiling_mbps(line_rate_mbps,
 							 max_rate_mbps));
-	p.min_rate_bytes_ps = (u64)min_rate_kbps * 1000 / 8;
-	p.calibrate = calibrate;
-	p.base_win_us = base_win_ms * 1000U;
-	p.lr.cap_bytes_ps = p.max_rate_bytes_ps;
-	p.lr.init_bytes_ps = p.max_rate_bytes_ps;
-	p.lr.floor_bytes_ps = p.min_rate_bytes_ps;
-	p.lr.win_us = linerate_win_ms * 1000U;
-	p.lr.headroom_pct = linerate_headroom_pct;
-	/*
-	 * Readers on the data path may see a mix of old and new fields for
-	 * an instant; every field is valid on its own and the engine never
-	 * divides by a field that can be zero, so that is harmless.
-	 */
-	timely_p = p;
+	p->min_rate_bytes_ps = (u64)min_rate_kbps * 1000 / 8;
+	p->calibrate = calibrate;
+	p->base_win_us = base_win_ms * 1000U;
+	p->lr.cap_bytes_ps = p->max_rate_bytes_ps;
+	p->lr.init_bytes_ps = p->max_rate_bytes_ps;
+	p->lr.floor_bytes_ps = p->min_rate_bytes_ps;
+	p->lr.win_us = linerate_win_ms * 1000U;
+	p->lr.headroom_pct = linerate_headroom_pct;
+	if (WARN_ON(!timely_params_valid(p)))
+		return -EINVAL;
+	return 0;
 }
 
 /*
@@ -259,11 +215,12 @@ static void timely_count(const struct sock *sk, enum timely_mib_field f)
 }
 
 /* The engine's last normalized gradient in 1/1000, rounded toward zero. */
-static s32 timely_grad_milli(const struct timely *ca)
+static s32 timely_grad_milli(const struct timely *ca,
+			     const struct timely_params *g)
 {
 	struct timely_params e;
 
-	timely_effective(&timely_p, &ca->s, &e);
+	timely_effective(g, &ca->s, &e);
 	return (s32)div_s64((s64)timely_grad_fx(&ca->s, &e) * 1000,
 			    DCC_FX_ONE);
 }
@@ -273,12 +230,13 @@ static s32 timely_grad_milli(const struct timely *ca)
  * if it changed the rate (old_rate is the rate before it).
  */
 static void timely_decided(const struct sock *sk, struct timely *ca,
-			   u64 old_rate, enum timely_reason reason)
+			   const struct timely_params *g, u64 old_rate,
+			   enum timely_reason reason)
 {
 	if (!trace_timely_update_enabled() || old_rate == ca->s.rate_bytes_ps)
 		return;
 	trace_timely_update(sk, reason, old_rate, ca->s.rate_bytes_ps,
-			    ca->s.prev_rtt_us, timely_grad_milli(ca));
+			    ca->s.prev_rtt_us, timely_grad_milli(ca, g));
 }
 
 /*
@@ -309,10 +267,9 @@ static void timely_apply(struct sock *sk, const struct timely_params *e,
 	dcc_pacing_set_rate(sk, ca->s.rate_bytes_ps);
 	if (!rs)
 		return;
-	cwnd = dcc_window_from_rate(ca->s.rate_bytes_ps, max(base, e->t_high_us),
-				    tp->mss_cache, READ_ONCE(cwnd_gain_pct),
-				    TIMELY_MIN_CWND,
-				    max(tp->snd_cwnd_clamp, TIMELY_MIN_CWND));
+	cwnd = dcc_sk_safeguard_cwnd(sk, ca->s.rate_bytes_ps,
+				     max(base, e->t_high_us),
+				     READ_ONCE(cwnd_gain_pct), TIMELY_MIN_CWND);
 	if (state >= TCP_CA_Recovery) {
 		u32 now = tcp_snd_cwnd(tp);
 
@@ -348,11 +305,15 @@ static u64 timely_start_rate(const struct sock *sk, const struct timely_params *
 static void timely_init(struct sock *sk)
 {
 	struct timely *ca = inet_csk_ca(sk);
+	const struct timely_params *g;
 	struct timely_params e;
 
-	timely_state_init(&ca->s, &timely_p, 0);
+	rcu_read_lock();
+	g = dcc_param_block_get(&timely_pb);
+	timely_state_init(&ca->s, g, 0);
 	dcc_linerate_init(&ca->s.lr);
-	timely_effective(&timely_p, &ca->s, &e);
+	timely_effective(g, &ca->s, &e);
+	rcu_read_unlock();
 	ca->s.rate_bytes_ps = timely_clamp_rate(&e, timely_start_rate(sk, &e));
 	dcc_plb_link_init(sk, &ca->plb);
 	dcc_ts_sock_init(&timely_ts, &ca->ts);
@@ -397,39 +358,39 @@ static u32 timely_burst_bytes(const struct sock *sk, u32 acked, u32 seg)
  * One completion event with the engine RTT rtt: update, count, trace;
  * first: the first of this ACK's completions (it calibrates).
  */
-static void timely_complete(struct sock *sk, struct timely *ca, u32 rtt,
-			    bool first)
+static void timely_complete(struct sock *sk, struct timely *ca,
+			    const struct timely_params *g, u32 rtt, bool first)
 {
 	u64 old_rate = ca->s.rate_bytes_ps;
 
 	timely_count(sk, TIMELY_MIB_COMPLETION);
-	switch (timely_on_completion_at(&ca->s, &timely_p, rtt,
+	switch (timely_on_completion_at(&ca->s, g, rtt,
 					(u32)tcp_sk(sk)->tcp_mstamp, first)) {
 	case TIMELY_FIRST:
 		break;
 	case TIMELY_AI_LOW:
 		timely_count(sk, TIMELY_MIB_INC);
-		timely_decided(sk, ca, old_rate, TIMELY_R_AI_LOW);
+		timely_decided(sk, ca, g, old_rate, TIMELY_R_AI_LOW);
 		break;
 	case TIMELY_AI:
 		timely_count(sk, TIMELY_MIB_INC);
-		timely_decided(sk, ca, old_rate, TIMELY_R_AI);
+		timely_decided(sk, ca, g, old_rate, TIMELY_R_AI);
 		break;
 	case TIMELY_HAI:
 		timely_count(sk, TIMELY_MIB_HAI);
-		timely_decided(sk, ca, old_rate, TIMELY_R_HAI);
+		timely_decided(sk, ca, g, old_rate, TIMELY_R_HAI);
 		break;
 	case TIMELY_MD_HIGH:
 		timely_count(sk, TIMELY_MIB_HIGH_DEC);
-		timely_decided(sk, ca, old_rate, TIMELY_R_MD_HIGH);
+		timely_decided(sk, ca, g, old_rate, TIMELY_R_MD_HIGH);
 		break;
 	case TIMELY_MD_GRAD:
 		timely_count(sk, TIMELY_MIB_GRAD_DEC);
-		timely_decided(sk, ca, old_rate, TIMELY_R_MD_GRAD);
+		timely_decided(sk, ca, g, old_rate, TIMELY_R_MD_GRAD);
 		break;
 	case TIMELY_PATCHED:
 		timely_count(sk, TIMELY_MIB_PATCHED);
-		timely_decided(sk, ca, old_rate, TIMELY_R_PATCHED);
+		timely_decided(sk, ca, g, old_rate, TIMELY_R_PATCHED);
 		break;
 	default:
 		break;
@@ -448,17 +409,20 @@ static void timely_cong_control(DCC_CONG_CONTROL_ARGS)
 	};
 	u32 acked, seg = READ_ONCE(segment_bytes), rtt, n, k;
 	bool plb_sample = false, plb_above = false;
+	const struct timely_params *g;
 	struct timely_params e;
 	struct dcc_ts_split sp;
 	enum dcc_ts_verdict v;
 
+	rcu_read_lock();
+	g = dcc_param_block_get(&timely_pb);
 	/* Every delivery-rate sample teaches the line-rate estimator. */
 	if (rs->delivered > 0 && rs->interval_us > 0)
-		timely_rate_sample(&ca->s, &timely_p, (u32)tp->tcp_mstamp,
+		timely_rate_sample(&ca->s, g, (u32)tp->tcp_mstamp,
 				   (u64)rs->delivered * tp->mss_cache,
 				   (u32)min_t(long, rs->interval_us, U32_MAX),
 				   rs->is_app_limited);
-	timely_effective(&timely_p, &ca->s, &e);
+	timely_effective(g, &ca->s, &e);
 	/*
 	 * The rate follows the learnt ceiling down at once (the start rate
 	 * is set before the path is known); that is no decision of the
@@ -495,7 +459,7 @@ static void timely_cong_control(DCC_CONG_CONTROL_ARGS)
 	 * the NIC put on the wire back to back, not its time at a slower
 	 * bottleneck (the learnt line rate).
 	 */
-	rtt = timely_rtt_for_engine(&timely_p, sp.fabric_us,
+	rtt = timely_rtt_for_engine(g, sp.fabric_us,
 				    timely_burst_bytes(sk, acked, seg));
 	/*
 	 * PLB's delay signal: the fraction of the round's samples above
@@ -513,9 +477,10 @@ static void timely_cong_control(DCC_CONG_CONTROL_ARGS)
 	ca->s.seg_min_rtt_us = 0;
 	/* One update per completed segment, each with this ACK's sample. */
 	for (k = 0; k < n; k++)
-		timely_complete(sk, ca, rtt, k == 0);
-	timely_effective(&timely_p, &ca->s, &e);
+		timely_complete(sk, ca, g, rtt, k == 0);
+	timely_effective(g, &ca->s, &e);
 apply:
+	rcu_read_unlock();
 	dcc_plb_link_ack(sk, &ca->plb, rs, plb_sample, plb_above);
 	timely_apply(sk, &e, rs);
 }
@@ -525,14 +490,18 @@ static void timely_loss_cut(struct sock *sk, enum timely_reason reason)
 {
 	struct timely *ca = inet_csk_ca(sk);
 	u64 old_rate = ca->s.rate_bytes_ps;
+	const struct timely_params *g;
 	struct timely_params e;
 
-	timely_effective(&timely_p, &ca->s, &e);
+	rcu_read_lock();
+	g = dcc_param_block_get(&timely_pb);
+	timely_effective(g, &ca->s, &e);
 	timely_loss_cut_rate(&ca->s, &e, reason == TIMELY_R_RTO ?
 			     TIMELY_LOSS_RTO : TIMELY_LOSS_RECOVERY);
 	timely_count(sk, reason == TIMELY_R_RTO ? TIMELY_MIB_RTO_CUT :
 						  TIMELY_MIB_RECOVERY_CUT);
-	timely_decided(sk, ca, old_rate, reason);
+	timely_decided(sk, ca, g, old_rate, reason);
+	rcu_read_unlock();
 	timely_apply(sk, &e, NULL);
 }
 
@@ -580,13 +549,17 @@ static u32 timely_undo_cwnd(struct sock *sk)
 {
 	struct timely *ca = inet_csk_ca(sk);
 	u64 old_rate = ca->s.rate_bytes_ps;
+	const struct timely_params *g;
 	struct timely_params e;
 
 	/* The loss was spurious: take the cut back. */
-	timely_effective(&timely_p, &ca->s, &e);
+	rcu_read_lock();
+	g = dcc_param_block_get(&timely_pb);
+	timely_effective(g, &ca->s, &e);
 	timely_undo(&ca->s, &e);
 	timely_count(sk, TIMELY_MIB_UNDO);
-	timely_decided(sk, ca, old_rate, TIMELY_R_UNDO);
+	timely_decided(sk, ca, g, old_rate, TIMELY_R_UNDO);
+	rcu_read_unlock();
 	timely_apply(sk, &e, NULL);
 	return tcp_snd_cwnd(tcp_sk(sk));
 }
@@ -619,7 +592,9 @@ static size_t timely_get_info(struct sock *sk, u32 ext, int *attr,
 	struct timely_params e;
 	s64 gain;
 
-	timely_effective(&timely_p, &ca->s, &e);
+	rcu_read_lock();
+	timely_effective(dcc_param_block_get(&timely_pb), &ca->s, &e);
+	rcu_read_unlock();
 	gain = DCC_FX_ONE + (s64)timely_grad_fx(&ca->s, &e);
 
 	if (!(ext & (1 << (INET_DIAG_BBRINFO - 1))) &&
@@ -663,22 +638,21 @@ static int __init timely_register(void)
 		     (int)TIMELY_LOSS_RECOVERY != (int)TIMELY_R_RECOVERY ||
 		     (int)TIMELY_UNDO != (int)TIMELY_R_UNDO);
 
-	timely_live = true;
-	if (timely_check_band("t_low_us", t_low_us) ||
-	    timely_check_rates("min_rate_kbps", min_rate_kbps) ||
-	    timely_check_rates("max_rate_mbps", max_rate_mbps))
-		return -EINVAL;
-	timely_params_rebuild();
-	if (WARN_ON(!timely_params_valid(&timely_p)))
-		return -EINVAL;
-	err = register_pernet_subsys(&timely_stat_net_ops);
+	err = dcc_param_block_start(&timely_pb);
 	if (err)
 		return err;
+	err = register_pernet_subsys(&timely_stat_net_ops);
+	if (err)
+		goto out_params;
 	err = tcp_register_congestion_control(&timely_ops);
 	if (err)
-		unregister_pernet_subsys(&timely_stat_net_ops);
-	else
-		dcc_ts_link_start(&timely_ts);
+		goto out_stat;
+	dcc_ts_link_start(&timely_ts);
+	return 0;
+out_stat:
+	unregister_pernet_subsys(&timely_stat_net_ops);
+out_params:
+	dcc_param_block_stop(&timely_pb);
 	return err;
 }
 
@@ -687,6 +661,7 @@ static void __exit timely_unregister(void)
 	tcp_unregister_congestion_control(&timely_ops);
 	dcc_ts_link_stop(&timely_ts);
 	unregister_pernet_subsys(&timely_stat_net_ops);
+	dcc_param_block_stop(&timely_pb);
 }
 
 module_init(timely_register);

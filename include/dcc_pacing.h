@@ -70,6 +70,22 @@ static inline u32 dcc_window_from_rate(u64 rate_bytes_ps, u32 rtt_us,
 			     min_pkts, max_pkts);
 }
 
+/*
+ * The safeguard window a rate-based module sets on its socket:
+ * dcc_window_from_rate() at least min_pkts, and never above the socket's
+ * clamp (tp->snd_cwnd_clamp: a route's "cwnd lock", a BPF clamp), which
+ * wins over min_pkts; at least one packet (clamp 0 counts as 1).
+ */
+static inline u32 dcc_safeguard_cwnd(u64 rate_bytes_ps, u32 rtt_us, u32 mss,
+				     u32 gain_pct, u32 min_pkts,
+				     u32 clamp_pkts)
+{
+	u32 hi = dcc_max_u32(clamp_pkts, 1);
+
+	return dcc_window_from_rate(rate_bytes_ps, rtt_us, mss, gain_pct,
+				    dcc_min_u32(min_pkts, hi), hi);
+}
+
 /* Megabits per second to bytes per second. */
 static inline u64 dcc_mbps_to_bytes_ps(u32 mbps)
 {
@@ -99,22 +115,18 @@ static inline void dcc_pacing_set_rate(struct sock *sk, u64 rate_bytes_ps)
 }
 
 /*
- * Drive a rate-based sender: pace at rate and bound outstanding data by
- * the safeguard window dcc_window_from_rate() gives for rtt_us (the
- * caller's worst-case RTT) and gain_pct, at least min_cwnd packets and at
- * most the socket's clamp.  The window never limits what the rate allows.
+ * The safeguard window of a rate-based sender on sk: what rate can have
+ * outstanding over rtt_us (the caller's RTT bound) times gain_pct, at
+ * least min_cwnd packets, never above the socket's snd_cwnd_clamp.
  */
-static inline void dcc_pacing_apply(struct sock *sk, u64 rate_bytes_ps,
-				    u32 rtt_us, u32 gain_pct, u32 min_cwnd)
+static inline u32 dcc_sk_safeguard_cwnd(const struct sock *sk,
+					u64 rate_bytes_ps, u32 rtt_us,
+					u32 gain_pct, u32 min_cwnd)
 {
-	struct tcp_sock *tp = tcp_sk(sk);
-	u32 cwnd;
+	const struct tcp_sock *tp = tcp_sk(sk);
 
-	cwnd = dcc_window_from_rate(rate_bytes_ps, rtt_us, tp->mss_cache,
-				    gain_pct, min_cwnd,
-				    max(tp->snd_cwnd_clamp, min_cwnd));
-	tcp_snd_cwnd_set(tp, cwnd);
-	dcc_pacing_set_rate(sk, rate_bytes_ps);
+	return dcc_safeguard_cwnd(rate_bytes_ps, rtt_us, tp->mss_cache,
+				  gain_pct, min_cwnd, tp->snd_cwnd_clamp);
 }
 
 /* tcp_congestion_ops.min_tso_segs: single segments at low rates. */

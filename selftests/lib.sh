@@ -1088,6 +1088,32 @@ check_params_bad_input() {
 	done
 }
 
+# check_load_cross MOD "GOOD" "BAD" MESSAGE: checks between parameters do
+# not depend on the order of load-time parameters.  GOOD is a consistent
+# pair whose first value is inconsistent with the second's default (so a
+# check applied as each value arrives would refuse it): the load succeeds
+# and applies both.  BAD is a pair that ends inconsistent: the load fails,
+# leaves nothing loaded, and the kernel log says MESSAGE (fixed string,
+# after "MOD: ").
+check_load_cross() {
+	local mod=$1 good_set=$2 bad_set=$3 msg=$4 pv ok=true
+	# shellcheck disable=SC2086 # parameters are words
+	check "$mod loads with $good_set" load_module "$mod" $good_set
+	for pv in $good_set; do
+		[ "$(get_param "$mod" "${pv%%=*}")" = "${pv#*=}" ] || ok=false
+	done
+	check "$mod: $good_set applied" $ok
+	unload_module "$mod"
+	dmesg -C
+	# shellcheck disable=SC2086
+	check "$mod with $bad_set fails to load" \
+		sh -c "! insmod $(ko_path "$mod") $bad_set 2>/dev/null"
+	check "$mod: and leaves nothing loaded" \
+		sh -c "! grep -q '^$mod ' /proc/modules"
+	check "$mod: the log says '$msg'" \
+		sh -c "dmesg | grep -qF '$mod: $msg'"
+}
+
 # check_load_bad_params MOD [GOOD_PARAMS...]: loading MOD with a bad value
 # of a parameter (out of range where the range allows, else not a number)
 # fails with a message, leaves nothing loaded and registers no congestion

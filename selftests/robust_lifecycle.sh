@@ -46,8 +46,7 @@ rmmod_refused() {
 
 # reload MOD: load MOD with its test-bed parameters, allow its CC.
 reload() {
-	# shellcheck disable=SC2046
-	load_module "$1" $(vm_params "$1") && allow_cc "${1#tcp_}"
+	load_module "$1" && allow_cc "${1#tcp_}"
 }
 
 port=9000

@@ -385,6 +385,33 @@ static void check_window(u64 rate, u32 rtt, u32 mss, u32 gain, u32 lo,
 			 (unsigned long long)unclamped_hi);
 }
 
+/*
+ * dcc_safeguard_cwnd: the window never exceeds the socket's clamp
+ * (snd_cwnd_clamp: a route's "cwnd lock", a BPF clamp), not even to reach
+ * the module's minimum; a clamp of 0 still gives one packet.
+ */
+static void test_safeguard_cwnd(void **state)
+{
+	(void)state;
+	/* Unclamped: 84 packets (as dcc_window_from_rate). */
+	assert_int_equal(dcc_safeguard_cwnd(1250000000ULL, 100, 1500, 100, 4,
+					    ~0U), 84);
+	/* The clamp bounds it. */
+	assert_int_equal(dcc_safeguard_cwnd(1250000000ULL, 100, 1500, 100, 4,
+					    10), 10);
+	/* The minimum applies below the clamp. */
+	assert_int_equal(dcc_safeguard_cwnd(1000, 100, 1500, 100, 4, 10), 4);
+	/* A clamp below the minimum wins over it. */
+	assert_int_equal(dcc_safeguard_cwnd(1000, 100, 1500, 100, 4, 2), 2);
+	assert_int_equal(dcc_safeguard_cwnd(1250000000ULL, 100, 1500, 200, 4,
+					    3), 3);
+	assert_int_equal(dcc_safeguard_cwnd(1250000000ULL, 100, 1500, 200, 4,
+					    1), 1);
+	/* Clamp 0 (never set by TCP): one packet, not 0. */
+	assert_int_equal(dcc_safeguard_cwnd(1250000000ULL, 100, 1500, 200, 4,
+					    0), 1);
+}
+
 static void test_window_from_rate(void **state)
 {
 	struct test_rng rng = { 31337 };
@@ -482,6 +509,7 @@ int main(void)
 		cmocka_unit_test(test_rate_from_window),
 		cmocka_unit_test(test_fractional_window_gap),
 		cmocka_unit_test(test_window_from_rate),
+		cmocka_unit_test(test_safeguard_cwnd),
 		cmocka_unit_test(test_window_from_rate_huge),
 	};
 

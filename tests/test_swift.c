@@ -66,7 +66,7 @@ static const struct mod_params mod_defaults = {
 
 #define DEFAULT_HOPS	2
 
-/* Build swift_params exactly as swift_params_rebuild() in tcp_swift.c. */
+/* Build swift_params exactly as swift_params_build() in tcp_swift.c. */
 static struct swift_params build_params(const struct mod_params *m)
 {
 	struct swift_params p = {

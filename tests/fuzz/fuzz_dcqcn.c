@@ -64,7 +64,7 @@ static const struct fz_param dcqcn_tab[P_NUM] = {
 	[P_CWND_GAIN]	= { "cwnd_gain_pct", 100, 1000, 200 },
 };
 
-/* dcqcn_check_rates() of tcp_dcqcn.c. */
+/* The cross-parameter check of dcqcn_params_build() in tcp_dcqcn.c. */
 static int dcqcn_check(const u32 *v, unsigned int idx, u32 val)
 {
 	u64 min = idx == P_MIN_RATE ? val : v[P_MIN_RATE];
@@ -76,7 +76,7 @@ static int dcqcn_check(const u32 *v, unsigned int idx, u32 val)
 }
 
 /*
- * dcqcn_params_rebuild() of tcp_dcqcn.c (the template), then
+ * dcqcn_params_build() of tcp_dcqcn.c (the template), then
  * dcqcn_params_now(): the parameters of one connection with a learnt line
  * rate (at most line_rate_mbps when set, as dcc_linerate caps it), its
  * srtt and mss.

@@ -9,8 +9,8 @@
  * stack's delayed-ACK flag, app-limited), fast recovery, retransmit
  * timeouts, undo, idle periods and clock jumps (forward, backwards, across
  * 2^32 and, from a start near 2^64, across the 64-bit wrap), module
- * parameter writes (in and out of range; an ACK may see a torn mix of the
- * old and the new set, as a reader racing the rebuild can) and connection
+ * parameter writes (in and out of range; also a torn mix of the old and
+ * the new set, which the module's RCU publication rules out) and connection
  * restarts.
  *
  * Invariants after every event, per connection:
@@ -67,7 +67,7 @@ static const struct fz_param swift_tab[P_NUM] = {
 	[P_SCALE_RTT]	= { "scale_rtt_us", 0, 1000000, 50 },
 };
 
-/* swift_check_cwnd() and swift_check_fs() of tcp_swift.c. */
+/* The cross-parameter checks of swift_params_build() in tcp_swift.c. */
 static int swift_check(const u32 *v, unsigned int idx, u32 val)
 {
 	u64 lo, hi;
@@ -87,7 +87,7 @@ static int swift_check(const u32 *v, unsigned int idx, u32 val)
 	return 0;
 }
 
-/* swift_params_rebuild() of tcp_swift.c. */
+/* swift_params_build() of tcp_swift.c. */
 static void swift_build(const u32 *m, struct swift_params *p)
 {
 	*p = (struct swift_params){
@@ -408,9 +408,10 @@ static void params_lived(struct sim *x)
 #define TORN(fld, bit)	(t.fld = mask & BIT(bit) ? nw->fld : old->fld)
 
 /*
- * What a reader racing swift_params_rebuild() may see: each field from the
- * old or the new set (the module says every field is valid on its own).
- * Cross-field rules may not hold (min_cwnd above max_cwnd, flow-scaling
+ * What a reader racing a plain-copy rebuild would see: each field from the
+ * old or the new set.  The module publishes its parameters by RCU
+ * (include/dcc_param.h), so no reader sees such a mix any more; the event
+ * stays as a robustness check of the core.  Cross-field rules may not hold (min_cwnd above max_cwnd, flow-scaling
  * terms of two sets): the core must stay safe and keep the window in the
  * envelope and non-zero.
  */

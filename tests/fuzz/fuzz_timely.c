@@ -70,7 +70,7 @@ static u32 ceiling_mbps(u32 line, u32 max)
 	return max && max < line ? max : line;
 }
 
-/* timely_check_band() and timely_check_rates() of tcp_timely.c. */
+/* The cross-parameter checks of timely_params_build() in tcp_timely.c. */
 static int timely_check(const u32 *v, unsigned int idx, u32 val)
 {
 	u32 lo = v[P_T_LOW], hi = v[P_T_HIGH];
@@ -100,7 +100,7 @@ static int timely_check(const u32 *v, unsigned int idx, u32 val)
 	return 0;
 }
 
-/* timely_params_rebuild() of tcp_timely.c. */
+/* timely_params_build() of tcp_timely.c. */
 static void timely_build(const u32 *m, struct timely_params *p)
 {
 	timely_params_default(p, dcc_mbps_to_bytes_ps(m[P_LINE]));
