@@ -112,7 +112,8 @@ bench:
 CP := $(CHECKPATCH) --strict --no-tree --terse --show-types -f
 CP_FILES := $(filter-out include/dcc_compat.h include/dcc_param.h \
 	include/dcc_stat.h include/dcc_tstamp_link.h,\
-	$(addsuffix .c,$(MODULES)) $(wildcard include/*.h))
+	$(addsuffix .c,$(MODULES)) $(wildcard include/*.h) \
+	$(filter-out %.mod.c,$(wildcard selftests/kmod/*.[ch])))
 checkpatch:
 	@rc=0; \
 	$(CP) $(CP_FILES) || rc=1; \
@@ -124,7 +125,9 @@ checkpatch:
 		$(wildcard trace/*.h) || rc=1; \
 	exit $$rc
 
+# The selftests' stand-in modules (selftests/kmod/) too.
 sparse: kdir-check
 	$(MAKE) -C $(KDIR) M=$(SRCDIR) C=2 W=1 modules
+	$(MAKE) -C $(KDIR) M=$(SRCDIR)/selftests/kmod C=2 W=1 modules
 
 lint: checkpatch sparse

@@ -201,6 +201,7 @@ EXPORT_SYMBOL_GPL(dcc_plb_update_state_upon_rto);
 
 /* The API as one object: what the congestion controls symbol_get(). */
 const struct dcc_plb_ops dcc_plb_ops = {
+	.abi		= DCC_PLB_ABI_INIT,
 	.owner		= THIS_MODULE,
 	.update_state	= dcc_plb_update_state,
 	.check_rehash	= dcc_plb_check_rehash,
