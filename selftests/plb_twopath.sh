@@ -322,7 +322,9 @@ vxb=$!
 sleep 1
 skipped0=$(stat PlbRepathSkipped)
 trace_start "$TRACEFS/events/tcp_plb/plb_repath"
+kr0=$(kernel_rehash)
 in_cli iperf3 -4 -c 10.9.0.2 -p 5202 -C swift -P 2 -t 6 -J > "$tmp/vx" 2>&1
+vx_kr=$(($(kernel_rehash) - kr0))
 in_cli iperf3 -4 -c "$SRV_IP" -p 5202 -C swift -P 2 -t 5 -J > "$tmp/v4" 2>&1
 echo 0 > "$TRACEFS/events/tcp_plb/plb_repath/enable"
 sleep 0.5
@@ -345,14 +347,17 @@ for t in a b; do
 done
 vx_ports=$(sort -u "$tmp/vx.a.ports" "$tmp/vx.b.ports" | wc -l)
 log "IPv4: PLB repaths traced $v4_repaths, skipped $v4_skipped (counter $(($(stat PlbRepathSkipped) - skipped0)))"
+log "IPv4 in VXLAN: TCP's own RTO/DSACK rehashes $vx_kr"
 log "IPv4 in VXLAN: outer source ports $vx_ports (A $(wc -l < "$tmp/vx.a.ports"), B $(wc -l < "$tmp/vx.b.ports")), goodput $(jq -r '.end.sum_received.bits_per_second / 1e6' "$tmp/vx") Mbit/s; plain IPv4 $(jq -r '.end.sum_received.bits_per_second / 1e6' "$tmp/v4") Mbit/s"
 check "IPv4 connections were repathed by PLB ($v4_repaths traced)" \
 	test "$v4_repaths" -gt 0
 check "no IPv4 repath was skipped ($v4_skipped)" test "$v4_skipped" = 0
-# Three connections (two data, one control): each PLB repath of a data
-# connection shows a new outer source port on the wire.
-check "IPv4 in VXLAN: the outer source port followed the repaths ($vx_ports ports for 3 connections)" \
-	test "$vx_ports" -gt 3
+# Three connections (two data, one control): each rehash of a data
+# connection shows a new outer source port on the wire.  TCP's own
+# rehashes (RTO, duplicate data) change it too: PLB must account for more
+# (before PLB rehashed IPv4, a run saw 4 ports for 3 connections).
+check "IPv4 in VXLAN: new outer source ports ($vx_ports - 3) beyond TCP's own rehashes ($vx_kr)" \
+	test $((vx_ports - 3)) -gt "$vx_kr"
 
 # 5. timely calls PLB too.
 load_module tcp_timely
