@@ -140,7 +140,8 @@ bench:
 CP := $(CHECKPATCH) --strict --no-tree --terse --show-types -f
 CP_FILES := $(filter-out include/dcc_compat.h include/dcc_param.h \
 	include/dcc_stat.h include/dcc_tstamp_link.h,\
-	$(addsuffix .c,$(MODULES)) $(wildcard include/*.h))
+	$(addsuffix .c,$(MODULES)) $(wildcard include/*.h) \
+	$(filter-out %.mod.c,$(wildcard selftests/kmod/*.[ch])))
 checkpatch:
 	@rc=0; \
 	$(CP) $(CP_FILES) || rc=1; \
@@ -153,7 +154,9 @@ checkpatch:
 	$(CP) --ignore COMPLEX_MACRO,MACRO_ARG_REUSE trace/dcc_trace_sock.h || rc=1; \
 	exit $$rc
 
+# The selftests' stand-in modules (selftests/kmod/) too.
 sparse: kdir-check
 	$(MAKE) -C $(KDIR) M=$(SRCDIR) C=2 W=1 modules
+	$(MAKE) -C $(KDIR) M=$(SRCDIR)/selftests/kmod C=2 W=1 modules
 
 lint: checkpatch sparse

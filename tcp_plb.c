@@ -5,8 +5,9 @@
  * After "PLB: Congestion Signals are Simple and Effective for Network Load
  * Balancing", Qureshi et al., SIGCOMM 2022.  A connection that stays
  * congested for several rounds is moved to another path by giving it a new
- * transmit hash, hence a new IPv6 flow label, which datacenter switches
- * hash into their ECMP choice.  PLB prefers to do it when the connection is
+ * transmit hash, hence a new IPv6 flow label (or outer UDP source port in
+ * a VXLAN or Geneve tunnel), which datacenter switches hash into their
+ * ECMP choice.  PLB prefers to do it when the connection is
  * idle (no reordering), forces it after sustained congestion, and pauses
  * after a retransmit timeout so it does not steer back onto a failed path.
  *
@@ -24,7 +25,6 @@
 #include <linux/module.h>
 #include <linux/random.h>
 #include <linux/sysctl.h>
-#include <net/ipv6.h>
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
 #include <net/tcp.h>
@@ -72,7 +72,7 @@ enum plb_mib_field {
 	PLB_MIB_REPATH_IDLE,	/* repaths while idle */
 	PLB_MIB_REPATH_FORCED,	/* repaths after rehash_rounds */
 	PLB_MIB_REPATH_PAUSED,	/* repaths due but held by a pause */
-	PLB_MIB_REPATH_SKIPPED,	/* due, socket cannot repath (IPv4...) */
+	PLB_MIB_REPATH_SKIPPED,	/* due, socket refuses a rehash */
 	PLB_MIB_RTO_PAUSE,	/* retransmit timeouts that paused PLB */
 	PLB_MIB_MAX
 };
@@ -113,22 +113,6 @@ static bool plb_enabled(const struct sock *sk)
 	return READ_ONCE(pn->conf.enabled);
 }
 
-/*
- * Only IPv6 connections can be repathed: the flow label is the field
- * switches hash and the transmit hash feeds it.  A new hash for an IPv4
- * connection moves it to no other path (it would only change its transmit
- * queue), so PLB leaves IPv4 alone.
- */
-static bool plb_can_repath(const struct sock *sk)
-{
-#if IS_ENABLED(CONFIG_IPV6)
-	return sk->sk_family == AF_INET6 &&
-	       !ipv6_addr_v4mapped(&sk->sk_v6_daddr);
-#else
-	return false;
-#endif
-}
-
 void dcc_plb_update_state(const struct sock *sk, struct dcc_plb_state *st,
 			  int ratio)
 {
@@ -167,7 +151,17 @@ void dcc_plb_check_rehash(struct sock *sk, struct dcc_plb_state *st)
 		break;
 	}
 	old = sk->sk_txhash;
-	if (!plb_can_repath(sk) || !sk_rethink_txhash(sk)) {
+	/*
+	 * Every family, as upstream's tcp_plb_check_rehash(): the new hash
+	 * is the IPv6 flow label, and for IPv4 as well as IPv6 the outer
+	 * UDP source port of a VXLAN or Geneve tunnel the connection runs
+	 * in (udp_flow_src_port()), which fabrics hash.  Plain IPv4 has no
+	 * header field that follows it: the repath then changes at most the
+	 * transmit queue, when none of the connection's packets is queued
+	 * (Documentation/plb.rst, "IPv4").  Refused only where rehashing is
+	 * off (SO_TXREHASH, net.core.txrehash).
+	 */
+	if (!sk_rethink_txhash(sk)) {
 		plb_count(sk, PLB_MIB_REPATH_SKIPPED);
 		trace_plb_repath(sk, PLB_E_SKIPPED, old, old, 0);
 		return;
@@ -199,6 +193,7 @@ EXPORT_SYMBOL_GPL(dcc_plb_update_state_upon_rto);
 
 /* The API as one object: what the congestion controls symbol_get(). */
 const struct dcc_plb_ops dcc_plb_ops = {
+	.abi		= DCC_PLB_ABI_INIT,
 	.owner		= THIS_MODULE,
 	.update_state	= dcc_plb_update_state,
 	.check_rehash	= dcc_plb_check_rehash,

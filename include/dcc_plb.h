@@ -56,6 +56,20 @@ struct dcc_plb_state {
 
 #define DCC_PLB_F_CE_SEEN	0x01	/* the path marked CE at least once */
 
+/*
+ * The interface between tcp_plb.ko and the congestion controls that call
+ * it (include/dcc_plb_link.h): the layout and meaning of struct
+ * dcc_plb_state, which lives in the caller's private area and which both
+ * sides read and write, and the layout of struct dcc_plb_ops.  The caller
+ * finds tcp_plb with symbol_get(), which checks no modversions CRC, so it
+ * checks this version and the two sizes itself before it uses anything.
+ * Bump DCC_PLB_ABI_VERSION on any change of either structure or of what a
+ * field means (tests/test_plb.c pins the layout of this version).
+ * Version 1 was the unversioned object (owner pointer first).
+ */
+#define DCC_PLB_ABI_MAGIC	0x31424c50u	/* "PLB1" in memory */
+#define DCC_PLB_ABI_VERSION	2u
+
 /* Decision of dcc_plb_check(). */
 enum dcc_plb_verdict {
 	DCC_PLB_NONE,		/* not congested long enough */

@@ -15,6 +15,16 @@
  *   - whether PLB acts is decided on every call by the connection's
  *     namespace (sysctl net.dcc_plb.enabled).
  *
+ * symbol_get() checks no modversions CRC: a tcp_plb.ko built from another
+ * tree would be taken as it is and would read and write this module's
+ * private area by its own idea of struct dcc_plb_state.  So the exported
+ * object starts with a header (struct dcc_plb_abi, at offset 0 in every
+ * version) that the lookup checks before it uses anything else in it: a
+ * magic number, DCC_PLB_ABI_VERSION (include/dcc_plb.h) and the sizes of
+ * struct dcc_plb_ops and struct dcc_plb_state.  On a mismatch the module
+ * drops its reference, says so once in the kernel log, and its
+ * connections run without PLB.
+ *
  * Use, in the congestion control:
  *	struct my_ca { ...; struct dcc_plb_link plb; };
  *	init:		dcc_plb_link_init(sk, &ca->plb);
@@ -32,8 +42,24 @@
 
 #include "dcc_plb.h"
 
+/* The start of the exported object in every version; never changes. */
+struct dcc_plb_abi {
+	u32 magic;		/* DCC_PLB_ABI_MAGIC */
+	u32 version;		/* DCC_PLB_ABI_VERSION */
+	u32 ops_size;		/* sizeof(struct dcc_plb_ops) */
+	u32 state_size;		/* sizeof(struct dcc_plb_state) */
+};
+
+#define DCC_PLB_ABI_INIT {					\
+	.magic = DCC_PLB_ABI_MAGIC,				\
+	.version = DCC_PLB_ABI_VERSION,				\
+	.ops_size = sizeof(struct dcc_plb_ops),			\
+	.state_size = sizeof(struct dcc_plb_state),		\
+}
+
 /* What tcp_plb exports (EXPORT_SYMBOL_GPL(dcc_plb_ops)). */
 struct dcc_plb_ops {
+	struct dcc_plb_abi abi;		/* first: checked before the rest */
 	struct module *owner;
 	/* Once per round: ratio is the congested fraction in 1/256, or
 	 * -1 when the round gave no signal.
@@ -62,6 +88,38 @@ struct dcc_plb_link {
 	struct dcc_plb_state st;
 };
 
+static_assert(offsetof(struct dcc_plb_ops, abi) == 0);
+
+static inline bool dcc_plb_abi_ok(const struct dcc_plb_abi *a)
+{
+	return a->magic == DCC_PLB_ABI_MAGIC &&
+	       a->version == DCC_PLB_ABI_VERSION &&
+	       a->ops_size == sizeof(struct dcc_plb_ops) &&
+	       a->state_size == sizeof(struct dcc_plb_state);
+}
+
+/*
+ * tcp_plb's API pinned, or NULL: not loaded, or built for another
+ * interface (refused: reference dropped, said once per load of the
+ * calling module).  Every version's object is at least 16 bytes (version
+ * 1: four pointers), so reading the header is safe.
+ */
+static inline const struct dcc_plb_ops *dcc_plb_ops_get(void)
+{
+	const struct dcc_plb_ops *ops = symbol_get(dcc_plb_ops);
+
+	if (!ops)
+		return NULL;
+	if (likely(dcc_plb_abi_ok(&ops->abi)))
+		return ops;
+	pr_warn_once("tcp_plb's interface does not match (magic %#x version %u, ops %u bytes, state %u bytes; expected version %u, %zu, %zu): built from another tree? Running without PLB\n",
+		     ops->abi.magic, ops->abi.version, ops->abi.ops_size,
+		     ops->abi.state_size, DCC_PLB_ABI_VERSION,
+		     sizeof(struct dcc_plb_ops), sizeof(struct dcc_plb_state));
+	symbol_put(dcc_plb_ops);
+	return NULL;
+}
+
 static inline void dcc_plb_link_init(struct sock *sk, struct dcc_plb_link *l)
 {
 	const struct tcp_sock *tp = tcp_sk(sk);
@@ -69,7 +127,7 @@ static inline void dcc_plb_link_init(struct sock *sk, struct dcc_plb_link *l)
 	dcc_plb_state_init(&l->st, tp->delivered, tp->delivered_ce);
 	/* init may follow a release (tcp_disconnect); never pin twice. */
 	if (!l->ops)
-		l->ops = symbol_get(dcc_plb_ops);
+		l->ops = dcc_plb_ops_get();
 }
 
 static inline void dcc_plb_link_release(struct dcc_plb_link *l)

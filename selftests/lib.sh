@@ -120,6 +120,20 @@ unload_module() {
 	rmmod "$1"
 }
 
+# rmmod_refused MOD: rmmod fails with "in use", the module stays.
+rmmod_refused() {
+	local err
+	if err=$(rmmod "$1" 2>&1); then
+		echo "# rmmod $1 succeeded"
+		return 1
+	fi
+	grep -q "^$1 " /proc/modules || return 1
+	case $err in
+	*"in use"*) ;;
+	*) echo "# unexpected rmmod message: $err"; return 1 ;;
+	esac
+}
+
 # set_param MOD NAME VALUE: write a parameter at run time.
 set_param() {
 	echo "$3" > "/sys/module/$1/parameters/$2"

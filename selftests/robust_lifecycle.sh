@@ -30,20 +30,6 @@ topo_dumbbell
 in_rtr tc qdisc replace dev rs0 root netem rate 20mbit limit 1000
 in_rtr tc qdisc replace dev rc0 root netem delay 250us limit 10000
 
-# rmmod_refused MOD: rmmod fails with "in use", the module stays.
-rmmod_refused() {
-	local err
-	if err=$(rmmod "$1" 2>&1); then
-		echo "# rmmod $1 succeeded"
-		return 1
-	fi
-	grep -q "^$1 " /proc/modules || return 1
-	case $err in
-	*"in use"*) ;;
-	*) echo "# unexpected rmmod message: $err"; return 1 ;;
-	esac
-}
-
 # reload MOD: load MOD with its test-bed parameters, allow its CC.
 reload() {
 	load_module "$1" && allow_cc "${1#tcp_}"

@@ -396,6 +396,29 @@ static void test_random_vs_reference(void **state)
 	}
 }
 
+/*
+ * The interface version pins struct dcc_plb_state (include/dcc_plb.h,
+ * "interface"): tcp_plb.ko and the congestion controls that call it each
+ * interpret it, and a tcp_plb built from another tree is told apart only
+ * by the version and the size.  If this fails, the layout changed: bump
+ * DCC_PLB_ABI_VERSION and record the new layout here.
+ */
+static void test_abi_layout_pinned(void **state)
+{
+	(void)state;
+	assert_int_equal(DCC_PLB_ABI_VERSION, 2);
+	assert_int_equal(sizeof(struct dcc_plb_state), 20);
+	assert_int_equal(offsetof(struct dcc_plb_state, pause_until), 0);
+	assert_int_equal(offsetof(struct dcc_plb_state, round_delivered), 4);
+	assert_int_equal(offsetof(struct dcc_plb_state, round_delivered_ce), 8);
+	assert_int_equal(offsetof(struct dcc_plb_state, samples), 12);
+	assert_int_equal(offsetof(struct dcc_plb_state, cong_samples), 14);
+	assert_int_equal(offsetof(struct dcc_plb_state, consec_cong_rounds),
+			 16);
+	assert_int_equal(offsetof(struct dcc_plb_state, flags), 17);
+	assert_int_equal(DCC_PLB_F_CE_SEEN, 0x01);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -416,6 +439,7 @@ int main(void)
 		cmocka_unit_test(test_round_ecn_wins_when_marked),
 		cmocka_unit_test(test_round_samples_saturate),
 		cmocka_unit_test(test_random_vs_reference),
+		cmocka_unit_test(test_abi_layout_pinned),
 	};
 
 	return cmocka_run_group_tests_name("dcc_plb", tests, NULL, NULL);

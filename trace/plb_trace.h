@@ -3,11 +3,12 @@
  * Tracepoint of tcp_plb: one event per PLB decision that acts.
  *
  * tcp_plb:plb_repath fires when a connection is moved to a new path (its
- * transmit hash, hence its IPv6 flow label, changes: "idle" or "forced"),
- * when a due repath is held back by the pause after a retransmit timeout
- * ("paused") or skipped ("skipped": IPv4, or rehashing disabled on the
- * socket with SO_TXREHASH), and when a retransmit timeout starts a pause
- * ("rto_pause", with its length).  Disabled, it costs one static branch.
+ * transmit hash, hence its IPv6 flow label or tunnel source port,
+ * changes: "idle" or "forced"), when a due repath is held back by the
+ * pause after a retransmit timeout ("paused") or skipped ("skipped":
+ * rehashing disabled on the socket with SO_TXREHASH), and when a
+ * retransmit timeout starts a pause ("rto_pause", with its length).
+ * Disabled, it costs one static branch.
  * See Documentation/plb.rst, "Observing it".
  */
 #undef TRACE_SYSTEM
@@ -26,7 +27,7 @@ enum plb_event {
 	PLB_E_IDLE,		/* repathed: congested, nothing in flight */
 	PLB_E_FORCED,		/* repathed: sustained congestion */
 	PLB_E_PAUSED,		/* due, held back by an RTO pause */
-	PLB_E_SKIPPED,		/* due, but the socket cannot repath */
+	PLB_E_SKIPPED,		/* due, but the socket refuses a rehash */
 	PLB_E_RTO_PAUSE,	/* retransmit timeout: pause starts */
 };
 #endif
