@@ -570,6 +570,7 @@ static size_t swift_get_info(struct sock *sk, u32 ext, int *attr,
 static struct tcp_congestion_ops swift_ops __read_mostly = {
 	.name		= "swift",
 	.owner		= THIS_MODULE,
+	.flags		= DCC_TS_CONG_FLAGS,	/* ACK stamps, patched kernels */
 	.init		= swift_init,
 	.release	= swift_release,
 	.cong_control	= swift_cong_control,

@@ -648,6 +648,7 @@ static size_t timely_get_info(struct sock *sk, u32 ext, int *attr,
 static struct tcp_congestion_ops timely_ops __read_mostly = {
 	.name		= "timely",
 	.owner		= THIS_MODULE,
+	.flags		= DCC_TS_CONG_FLAGS,	/* ACK stamps, patched kernels */
 	.init		= timely_init,
 	.cong_control	= timely_cong_control,
 	.cwnd_event	= timely_cwnd_event,

@@ -33,6 +33,12 @@
  * /sys/kernel/debug/MODULE/tstamp shows the probe's and the software
  * timestamps' state.
  *
+ * On a kernel with patches/0001-*.patch (DCC_HAVE_RS_RX_TSTAMP, detected
+ * by Kbuild) the stamps come in struct rate_sample instead: the ops set
+ * DCC_TS_CONG_FLAGS (TCP_CONG_WANTS_RX_TSTAMP), no probe is attached and
+ * dcc_ts_sock_split() stashes the ACK's stamps itself, under the same
+ * rules.
+ *
  * The probe's prototype is checked at build time against the kernel's
  * declaration of the tcp_probe tracepoint (a tracepoint's arguments are
  * no ABI): a kernel whose tcp_probe differs fails the build of this
@@ -68,6 +74,9 @@
 #include "dcc_compat.h"
 #include "dcc_gso.h"
 #include "dcc_tstamp.h"
+
+/* For the module's tcp_congestion_ops.flags: stamps in the rate sample. */
+#define DCC_TS_CONG_FLAGS	DCC_CONG_RX_TSTAMP
 
 /* Names of the tstamp= values, in enum dcc_ts_mode order. */
 static const char * const dcc_ts_mode_names[DCC_TS_MODE_MAX] __maybe_unused = {
@@ -285,7 +294,9 @@ static inline void dcc_ts_sock_init(struct dcc_ts_link *l,
 		return;
 	st->held = DCC_TS_HELD_PROBE;
 	atomic_inc(&l->sockets);
-	if (!test_and_set_bit(DCC_TS_WANT_PROBE, &l->wants))
+	/* With the stamps in the rate sample no probe is needed. */
+	if (!DCC_CONG_RX_TSTAMP &&
+	    !test_and_set_bit(DCC_TS_WANT_PROBE, &l->wants))
 		schedule_work(&l->work);
 	if (mode != DCC_TS_MODE_HW &&
 	    !test_and_set_bit(DCC_TS_WANT_SW, &l->wants)) {
@@ -317,6 +328,30 @@ static inline u32 dcc_rs_rtt_us(const struct rate_sample *rs)
 	if (rs->rtt_us <= 0 || rs->is_retrans)
 		return 0;
 	return (u32)rs->rtt_us;
+}
+
+/*
+ * The stamps from the rate sample (DCC_HAVE_RS_RX_TSTAMP): stashed here,
+ * as the probe would have, with the clocks read now.  The stash is taken
+ * for this ACK, so it is dated at the ACK's tcp_mstamp (the probe's
+ * reading would be just before it; this one is just after).
+ */
+static inline void dcc_ts_stash_rs(const struct dcc_ts_link *l,
+				   struct dcc_ts_stash *st,
+				   const struct tcp_sock *tp,
+				   const struct rate_sample *rs)
+{
+	unsigned int mode = READ_ONCE(*l->mode);
+	struct dcc_ts_clocks c;
+	struct dcc_ts_raw raw;
+
+	dcc_rs_rx_stamps(rs, &raw.sw_ns, &raw.hw_ns);
+	c.local_ns = ktime_get_ns();
+	c.real_ns = ktime_get_real_ns();
+	c.tai_ns = raw.hw_ns && mode != DCC_TS_MODE_SW ?
+		   ktime_get_clocktai_ns() : 0;
+	dcc_ts_stash_ack(st, mode, &raw, &c, tp->snd_una);
+	st->probe_lo = (u16)tp->tcp_mstamp;
 }
 
 /* A legacy GSO skb's largest size; above it (BIG TCP) no GSO tracking. */
@@ -395,6 +430,8 @@ dcc_ts_sock_split(const struct dcc_ts_link *l, struct sock *sk,
 		st->rejected = 0;
 		v = DCC_TS_V_OFF;
 	} else {
+		if (DCC_CONG_RX_TSTAMP)
+			dcc_ts_stash_rs(l, st, tp, rs);
 		v = dcc_ts_split(st, (u32)tp->tcp_mstamp, tp->snd_una, rtt,
 				 sp);
 	}
