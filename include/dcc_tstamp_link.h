@@ -254,8 +254,11 @@ DEFINE_SHOW_ATTRIBUTE(dcc_ts_state);
 /* Module init: the state file /sys/kernel/debug/MODULE/tstamp. */
 static inline void dcc_ts_link_start(struct dcc_ts_link *l)
 {
-	/* Without it the corrections are made, only not counted. */
-	l->gso_stat = alloc_percpu(struct dcc_ts_gso_stat);
+	/*
+	 * Without it the corrections are made, only not counted.  The ops
+	 * are registered already: connections may read it meanwhile.
+	 */
+	WRITE_ONCE(l->gso_stat, alloc_percpu(struct dcc_ts_gso_stat));
 	l->dbg = debugfs_create_dir(KBUILD_MODNAME, NULL);
 	debugfs_create_file("tstamp", 0444, l->dbg, l, &dcc_ts_state_fops);
 }
@@ -382,6 +385,7 @@ static inline void dcc_ts_gso(const struct dcc_ts_link *l, struct sock *sk,
 		.sacked = tp->sacked_out,
 		.big = READ_ONCE(sk->sk_gso_max_size) > DCC_TS_GSO_LEGACY_MAX,
 	};
+	struct dcc_ts_gso_stat __percpu *gs = READ_ONCE(l->gso_stat);
 	u32 rec;
 
 	if (h) {
@@ -394,11 +398,11 @@ static inline void dcc_ts_gso(const struct dcc_ts_link *l, struct sock *sk,
 	sp->gso_us = dcc_gso_ahead_us(sp->gso_bytes, tp->mss_cache,
 				      READ_ONCE(*l->line_mbps));
 	sp->fabric_us = dcc_gso_correct(sp->fabric_us, sp->gso_us);
-	if (l->gso_stat && sp->gso_bytes) {
-		this_cpu_inc(l->gso_stat->known);
+	if (gs && sp->gso_bytes) {
+		this_cpu_inc(gs->known);
 		if (sp->gso_us) {
-			this_cpu_inc(l->gso_stat->samples);
-			this_cpu_add(l->gso_stat->us, sp->gso_us);
+			this_cpu_inc(gs->samples);
+			this_cpu_add(gs->us, sp->gso_us);
 		}
 	}
 }
