@@ -12,6 +12,9 @@
 # make dkms-uninstall  dkms remove --all and delete that copy
 # make deps         install every Debian package the build and tests need
 # make lint         checkpatch --strict, sparse (C=1) and W=1
+# make patch-check  the kernel patches in patches/ against linux-source-6.1
+#                   (checkpatch, they apply), and the modules built against
+#                   the patched headers (tools/patch_check.sh)
 # make fuzz         short libFuzzer run of every core (part of make check)
 # make fuzz-long    FUZZ_TIME seconds per core (default 120), niced
 # make sim          ns-3 models built from the cores: build, scenario tables
@@ -36,7 +39,8 @@ KVER ?= $(shell $(MAKE) -s -C $(KDIR) kernelrelease 2>/dev/null)
 CHECKPATCH ?= $(firstword $(wildcard /usr/src/linux-source-6.1/scripts/checkpatch.pl) checkpatch.pl)
 
 .PHONY: all modules clean install uninstall dkms-src dkms-install dkms-uninstall deps check check-long unit selftests demo \
-	bench lint checkpatch sparse kdir-check fuzz fuzz-long sim sim-check
+	bench lint checkpatch sparse kdir-check fuzz fuzz-long sim sim-check \
+	patch-check
 
 all: modules
 
@@ -160,3 +164,6 @@ sparse: kdir-check
 	$(MAKE) -C $(KDIR) M=$(SRCDIR)/selftests/kmod C=2 W=1 modules
 
 lint: checkpatch sparse
+
+patch-check:
+	KDIR=$(KDIR) $(SRCDIR)/tools/patch_check.sh

@@ -76,7 +76,9 @@ DCC_PARAM_UINT(retx_reset_threshold, 3, 1, 255, NULL, &swift_pb,
 DCC_PARAM_UINT(pacing_headroom_pct, 120, 100, 1000, NULL, NULL,
 	       "pacing rate for windows of two packets or more, in percent of cwnd/srtt");
 DCC_PARAM_ENUM(tstamp, DCC_TS_MODE_AUTO, dcc_ts_mode_names, NULL,
-	       "ACK receive timestamps that split the RTT into fabric and endpoint delay: auto is hardware where the NIC stamps, else software; off uses the whole RTT [default auto, one of auto|hardware|software|off]");
+	       "ACK receive timestamps that split the RTT into fabric and endpoint delay: auto is software (a NIC clock is used only with hardware), hardware, software; off uses the whole RTT [default auto, one of auto|hardware|software|off]");
+DCC_PARAM_UINT(line_rate_mbps, 10000, 1, 1000000, NULL, NULL,
+	       "NIC line rate: the serialization of a GSO burst's packets ahead of the acknowledged one is taken out of the delay at this rate, in Mbit/s");
 DCC_PARAM_UINT(delack_guard_us, 40000, 0, 1000000, NULL, NULL,
 	       "the ACK of a lone segment (or one the stack flags) whose sample is this far above the floor is taken for a delayed ACK, and judged this much lower, in microseconds (0: off; ACKs the stack flags never cut)");
 
@@ -212,7 +214,8 @@ struct swift {
 };
 
 static struct tcp_congestion_ops swift_ops;
-static DCC_TS_LINK(swift_ts, &swift_ops, struct swift, ts, tstamp);
+static DCC_TS_LINK(swift_ts, &swift_ops, struct swift, ts, tstamp,
+		   line_rate_mbps);
 
 /*
  * Per-network-namespace counters, /proc/net/tcp_swift_stat (one
@@ -556,6 +559,7 @@ static size_t swift_get_info(struct sock *sk, u32 ext, int *attr,
 static struct tcp_congestion_ops swift_ops __read_mostly = {
 	.name		= "swift",
 	.owner		= THIS_MODULE,
+	.flags		= DCC_TS_CONG_FLAGS,	/* ACK stamps, patched kernels */
 	.init		= swift_init,
 	.release	= swift_release,
 	.cong_control	= swift_cong_control,

@@ -85,7 +85,7 @@ DCC_PARAM_UINT(linerate_win_ms, 10000, 1, 3600000, NULL, &timely_pb,
 DCC_PARAM_UINT(base_win_ms, 10000, 1, 3600000, NULL, &timely_pb,
 	       "window of the base RTT (minimum engine RTT), in milliseconds");
 DCC_PARAM_ENUM(tstamp, DCC_TS_MODE_AUTO, dcc_ts_mode_names, NULL,
-	       "ACK receive timestamps: the RTT is the fabric delay (departure to the ACK's arrival) with auto (hardware where the NIC stamps, else software), hardware or software; the whole RTT with off [default auto, one of auto|hardware|software|off]");
+	       "ACK receive timestamps: the RTT is the fabric delay (departure to the ACK's arrival) with auto (software; a NIC clock is used only with hardware), hardware or software; the whole RTT with off [default auto, one of auto|hardware|software|off]");
 DCC_PARAM_UINT(cwnd_gain_pct, 200, 100, 1000, NULL, NULL,
 	       "safeguard window: rate times worst-case RTT times this, in percent");
 
@@ -163,7 +163,8 @@ struct timely {
 };
 
 static struct tcp_congestion_ops timely_ops;
-static DCC_TS_LINK(timely_ts, &timely_ops, struct timely, ts, tstamp);
+static DCC_TS_LINK(timely_ts, &timely_ops, struct timely, ts, tstamp,
+		   line_rate_mbps);
 
 /*
  * Per-network-namespace counters, /proc/net/tcp_timely_stat (one
@@ -344,13 +345,18 @@ static bool timely_no_more_data(const struct sock *sk)
  * Bytes whose serialization the newest sample holds.  The sample runs from
  * the departure of the newest acked packet's skb, and the stack paces
  * skbs: with GSO the packets of one skb leave back to back, so the last
- * one waits for the others (at most the bytes this ACK covers, at most a
- * segment); without GSO each skb is one packet.
+ * one waits for the others; without GSO each skb is one packet.  Where
+ * the burst is known (gso_bytes, through the ACK point), the shared split
+ * already took out all of it but the newest packet, which is left here;
+ * else the estimate: at most the bytes this ACK covers, at most a segment.
  */
-static u32 timely_burst_bytes(const struct sock *sk, u32 acked, u32 seg)
+static u32 timely_burst_bytes(const struct sock *sk, u32 acked, u32 seg,
+			      u32 gso_bytes)
 {
 	u32 burst = sk_can_gso(sk) ? seg : tcp_sk(sk)->mss_cache;
 
+	if (gso_bytes)
+		return min(gso_bytes, tcp_sk(sk)->mss_cache);
 	return min(acked, burst);
 }
 
@@ -460,7 +466,8 @@ static void timely_cong_control(DCC_CONG_CONTROL_ARGS)
 	 * bottleneck (the learnt line rate).
 	 */
 	rtt = timely_rtt_for_engine(g, sp.fabric_us,
-				    timely_burst_bytes(sk, acked, seg));
+				    timely_burst_bytes(sk, acked, seg,
+						       sp.gso_bytes));
 	/*
 	 * PLB's delay signal: the fraction of the round's samples above
 	 * T_high, where TIMELY stops following the gradient and cuts for
@@ -614,6 +621,7 @@ static size_t timely_get_info(struct sock *sk, u32 ext, int *attr,
 static struct tcp_congestion_ops timely_ops __read_mostly = {
 	.name		= "timely",
 	.owner		= THIS_MODULE,
+	.flags		= DCC_TS_CONG_FLAGS,	/* ACK stamps, patched kernels */
 	.init		= timely_init,
 	.cong_control	= timely_cong_control,
 	.cwnd_event	= timely_cwnd_event,

@@ -55,6 +55,31 @@
 #endif
 
 /* Smoothed RTT in microseconds (0 before the first sample). */
+/*
+ * The ACK's receive times in struct rate_sample, from a kernel carrying
+ * patches/0001-tcp-pass-the-ACK-s-receive-timestamps-to-congestion-.patch
+ * (Kbuild defines DCC_HAVE_RS_RX_TSTAMP when the kernel's net/tcp.h has
+ * TCP_CONG_WANTS_RX_TSTAMP).  Without it: no such flag, no stamps, and
+ * dcc_tstamp_link.h takes them from the tcp_probe tracepoint instead.
+ */
+#ifdef DCC_HAVE_RS_RX_TSTAMP
+#define DCC_CONG_RX_TSTAMP	TCP_CONG_WANTS_RX_TSTAMP
+static inline void dcc_rs_rx_stamps(const struct rate_sample *rs,
+				    u64 *sw_ns, u64 *hw_ns)
+{
+	*sw_ns = ktime_to_ns(rs->rx_tstamp);
+	*hw_ns = ktime_to_ns(rs->rx_hwtstamp);
+}
+#else
+#define DCC_CONG_RX_TSTAMP	0
+static inline void dcc_rs_rx_stamps(const struct rate_sample *rs,
+				    u64 *sw_ns, u64 *hw_ns)
+{
+	*sw_ns = 0;
+	*hw_ns = 0;
+}
+#endif
+
 static inline u32 dcc_srtt_us(const struct tcp_sock *tp)
 {
 	return tp->srtt_us >> 3;

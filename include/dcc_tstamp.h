@@ -126,6 +126,10 @@ struct dcc_ts_stash {
 struct dcc_ts_split {
 	u32 fabric_us;		/* departure to arrival (the whole RTT if no split) */
 	u32 ep_us;		/* arrival to processing (0 if no split) */
+	u32 gso_bytes;		/* glue: the GSO burst through the ACK point,
+				 * 0 if unknown (dcc_gso.h)
+				 */
+	u32 gso_us;		/* glue: its serialization taken out of fabric_us */
 };
 
 /*
@@ -228,6 +232,8 @@ static inline enum dcc_ts_verdict dcc_ts_split(struct dcc_ts_stash *st,
 	st->src = DCC_TS_SRC_NONE;
 	out->fabric_us = rtt_us;
 	out->ep_us = 0;
+	out->gso_bytes = 0;
+	out->gso_us = 0;
 	if (src == DCC_TS_SRC_NONE || !same) {
 		bool rejected = src == DCC_TS_SRC_NONE && st->rejected && same;
 

@@ -14,6 +14,11 @@
  * ACK's RTT sample with it (dcc_ts_sock_split()).  For every other socket
  * the probe costs one compare of icsk_ca_ops.
  *
+ * The same split takes the serialization of a GSO burst's bytes ahead of
+ * the acknowledged packet out of the fabric delay (dcc_gso.h), at the
+ * module's line rate, whether or not timestamps are on; the burst's
+ * record is kept in tp->snd_cwnd_cnt (below).
+ *
  * Host-wide effects, at most once per module load (never per connection,
  * so no user's connect/close loop can repeat them):
  *  - the probe is attached when the first connection wants timestamps
@@ -28,13 +33,20 @@
  * /sys/kernel/debug/MODULE/tstamp shows the probe's and the software
  * timestamps' state.
  *
+ * On a kernel with patches/0001-*.patch (DCC_HAVE_RS_RX_TSTAMP, detected
+ * by Kbuild) the stamps come in struct rate_sample instead: the ops set
+ * DCC_TS_CONG_FLAGS (TCP_CONG_WANTS_RX_TSTAMP), no probe is attached and
+ * dcc_ts_sock_split() stashes the ACK's stamps itself, under the same
+ * rules.
+ *
  * The probe's prototype is checked at build time against the kernel's
  * declaration of the tcp_probe tracepoint (a tracepoint's arguments are
  * no ABI): a kernel whose tcp_probe differs fails the build of this
  * module, never a running system.
  *
  * Use:
- *	static DCC_TS_LINK(my_ts, &my_ops, struct my_ca, ts, tstamp);
+ *	static DCC_TS_LINK(my_ts, &my_ops, struct my_ca, ts, tstamp,
+ *			   line_rate_mbps);
  *	struct my_ca { ...; struct dcc_ts_stash ts; };
  *	init:		dcc_ts_sock_init(&my_ts, &ca->ts);
  *	release:	dcc_ts_sock_release(&my_ts, &ca->ts);
@@ -60,7 +72,11 @@
 #include <trace/events/tcp.h>
 
 #include "dcc_compat.h"
+#include "dcc_gso.h"
 #include "dcc_tstamp.h"
+
+/* For the module's tcp_congestion_ops.flags: stamps in the rate sample. */
+#define DCC_TS_CONG_FLAGS	DCC_CONG_RX_TSTAMP
 
 /* Names of the tstamp= values, in enum dcc_ts_mode order. */
 static const char * const dcc_ts_mode_names[DCC_TS_MODE_MAX] __maybe_unused = {
@@ -83,6 +99,8 @@ static const char * const dcc_ts_mode_names[DCC_TS_MODE_MAX] __maybe_unused = {
 struct dcc_ts_link {
 	const struct tcp_congestion_ops *ops;	/* whose sockets */
 	const unsigned int *mode;		/* the tstamp= parameter */
+	const unsigned int *line_mbps;	/* line_rate_mbps= (GSO serialization) */
+	struct dcc_ts_gso_stat __percpu *gso_stat;	/* debugfs counts */
 	size_t stash_off;		/* stash offset in inet_csk_ca() */
 	unsigned long wants;		/* DCC_TS_WANT_* bits */
 	atomic_t sockets;		/* connections taking stamps now */
@@ -97,17 +115,25 @@ struct dcc_ts_link {
 	bool stopping;
 };
 
+/* GSO corrections since load, per CPU (debugfs). */
+struct dcc_ts_gso_stat {
+	u64 samples;		/* samples with a correction */
+	u64 us;			/* serialization taken out, us */
+	u64 known;		/* samples whose burst was known */
+};
+
 static void dcc_ts_link_work(struct work_struct *w);
 
 /*
  * Define the link of a module: its ops, its private struct and the stash
- * member in it, and its tstamp parameter (an unsigned int, enum
- * dcc_ts_mode).
+ * member in it, its tstamp parameter (an unsigned int, enum dcc_ts_mode)
+ * and its line-rate parameter (unsigned int, Mbit/s).
  */
-#define DCC_TS_LINK(name, ops_ptr, ca_type, member, mode_var)		\
+#define DCC_TS_LINK(name, ops_ptr, ca_type, member, mode_var, line_var) \
 	struct dcc_ts_link name = {					\
 		.ops = (ops_ptr),					\
 		.mode = &(mode_var),					\
+		.line_mbps = &(line_var),				\
 		.stash_off = offsetof(ca_type, member),			\
 		.sockets = ATOMIC_INIT(0),				\
 		.work = __WORK_INITIALIZER((name).work,			\
@@ -205,6 +231,22 @@ static int dcc_ts_state_show(struct seq_file *m, void *v)
 	seq_printf(m, "probe_attaches %u\n", l->attaches);
 	seq_printf(m, "software_stamp_holds %u\n", READ_ONCE(l->sw_holds));
 	mutex_unlock(&l->lock);
+	if (l->gso_stat) {
+		u64 n = 0, us = 0, known = 0;
+		int cpu;
+
+		for_each_possible_cpu(cpu) {
+			const struct dcc_ts_gso_stat *g =
+				per_cpu_ptr(l->gso_stat, cpu);
+
+			n += READ_ONCE(g->samples);
+			us += READ_ONCE(g->us);
+			known += READ_ONCE(g->known);
+		}
+		seq_printf(m, "gso_known_samples %llu\n", known);
+		seq_printf(m, "gso_corrected_samples %llu\n", n);
+		seq_printf(m, "gso_corrected_us %llu\n", us);
+	}
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(dcc_ts_state);
@@ -212,6 +254,11 @@ DEFINE_SHOW_ATTRIBUTE(dcc_ts_state);
 /* Module init: the state file /sys/kernel/debug/MODULE/tstamp. */
 static inline void dcc_ts_link_start(struct dcc_ts_link *l)
 {
+	/*
+	 * Without it the corrections are made, only not counted.  The ops
+	 * are registered already: connections may read it meanwhile.
+	 */
+	WRITE_ONCE(l->gso_stat, alloc_percpu(struct dcc_ts_gso_stat));
 	l->dbg = debugfs_create_dir(KBUILD_MODNAME, NULL);
 	debugfs_create_file("tstamp", 0444, l->dbg, l, &dcc_ts_state_fops);
 }
@@ -233,6 +280,8 @@ static inline void dcc_ts_link_stop(struct dcc_ts_link *l)
 	if (test_and_clear_bit(DCC_TS_WANT_SW, &l->wants))
 		net_disable_timestamp();
 	WARN_ON_ONCE(atomic_read(&l->sockets));
+	free_percpu(l->gso_stat);
+	l->gso_stat = NULL;
 }
 
 /* A connection starts (ops init): take what tstamp= asks for. */
@@ -248,7 +297,9 @@ static inline void dcc_ts_sock_init(struct dcc_ts_link *l,
 		return;
 	st->held = DCC_TS_HELD_PROBE;
 	atomic_inc(&l->sockets);
-	if (!test_and_set_bit(DCC_TS_WANT_PROBE, &l->wants))
+	/* With the stamps in the rate sample no probe is needed. */
+	if (!DCC_CONG_RX_TSTAMP &&
+	    !test_and_set_bit(DCC_TS_WANT_PROBE, &l->wants))
 		schedule_work(&l->work);
 	if (mode != DCC_TS_MODE_HW &&
 	    !test_and_set_bit(DCC_TS_WANT_SW, &l->wants)) {
@@ -283,28 +334,113 @@ static inline u32 dcc_rs_rtt_us(const struct rate_sample *rs)
 }
 
 /*
+ * The stamps from the rate sample (DCC_HAVE_RS_RX_TSTAMP): stashed here,
+ * as the probe would have, with the clocks read now.  The stash is taken
+ * for this ACK, so it is dated at the ACK's tcp_mstamp (the probe's
+ * reading would be just before it; this one is just after).
+ */
+static inline void dcc_ts_stash_rs(const struct dcc_ts_link *l,
+				   struct dcc_ts_stash *st,
+				   const struct tcp_sock *tp,
+				   const struct rate_sample *rs)
+{
+	unsigned int mode = READ_ONCE(*l->mode);
+	struct dcc_ts_clocks c;
+	struct dcc_ts_raw raw;
+
+	dcc_rs_rx_stamps(rs, &raw.sw_ns, &raw.hw_ns);
+	c.local_ns = ktime_get_ns();
+	c.real_ns = ktime_get_real_ns();
+	c.tai_ns = raw.hw_ns && mode != DCC_TS_MODE_SW ?
+		   ktime_get_clocktai_ns() : 0;
+	dcc_ts_stash_ack(st, mode, &raw, &c, tp->snd_una);
+	st->probe_lo = (u16)tp->tcp_mstamp;
+}
+
+/* A legacy GSO skb's largest size; above it (BIG TCP) no GSO tracking. */
+#define DCC_TS_GSO_LEGACY_MAX	65536U
+
+/*
+ * Each ACK: track the burst at the head of the retransmit queue and take
+ * the serialization of the sample's burst ahead of the acknowledged
+ * packet out of sp->fabric_us (dcc_gso.h).  The record lives in
+ * tp->snd_cwnd_cnt: the congestion control's own counter (the stack only
+ * reads it in tcp_cong_avoid_ai(), which these modules do not use, and
+ * BPF congestion controls may write it), 4 bytes the private area has
+ * no room for.  TCP zeroes it on loss, recovery, MTU probe success and
+ * disconnect, which only drops the record (no correction until the next
+ * burst is recorded).
+ */
+static inline void dcc_ts_gso(const struct dcc_ts_link *l, struct sock *sk,
+			      u32 rtt, struct dcc_ts_split *sp)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	const struct sk_buff *h = tcp_rtx_queue_head(sk);
+	struct dcc_gso_ack a = {
+		.rec = tp->snd_cwnd_cnt,
+		.dep_us = (u32)tp->tcp_mstamp - rtt,
+		.snd_una = tp->snd_una,
+		.has_sample = rtt > 0,
+		.has_head = h,
+		.sacked = tp->sacked_out,
+		.big = READ_ONCE(sk->sk_gso_max_size) > DCC_TS_GSO_LEGACY_MAX,
+	};
+	struct dcc_ts_gso_stat __percpu *gs = READ_ONCE(l->gso_stat);
+	u32 rec;
+
+	if (h) {
+		a.head_stamp_us = (u32)tcp_skb_timestamp_us(h);
+		a.head_seq = TCP_SKB_CB(h)->seq;
+		a.head_end = TCP_SKB_CB(h)->end_seq;
+	}
+	sp->gso_bytes = dcc_gso_track(&a, &rec);
+	tp->snd_cwnd_cnt = rec;
+	sp->gso_us = dcc_gso_ahead_us(sp->gso_bytes, tp->mss_cache,
+				      READ_ONCE(*l->line_mbps));
+	sp->fabric_us = dcc_gso_correct(sp->fabric_us, sp->gso_us);
+	if (gs && sp->gso_bytes) {
+		this_cpu_inc(gs->known);
+		if (sp->gso_us) {
+			this_cpu_inc(gs->samples);
+			this_cpu_add(gs->us, sp->gso_us);
+		}
+	}
+}
+
+/*
  * Each ACK, in cong_control: split its RTT sample (dcc_rs_rtt_us()) into
  * fabric and local endpoint delay with the ACK's stash (consumed either
- * way).  Returns the verdict, DCC_TS_V_OFF when there is nothing to split
- * (no sample to trust, or tstamp=off); without a split sp->fabric_us is
- * the whole sample, 0 without one.
+ * way), and take a GSO burst's serialization out of the fabric delay
+ * (dcc_ts_gso(), also with tstamp=off).  Returns the verdict, DCC_TS_V_OFF
+ * when there is nothing to split (no sample to trust, or tstamp=off);
+ * without a split sp->fabric_us is the whole sample less the GSO
+ * correction, 0 without a sample.
  */
 static inline enum dcc_ts_verdict
-dcc_ts_sock_split(const struct dcc_ts_link *l, const struct sock *sk,
+dcc_ts_sock_split(const struct dcc_ts_link *l, struct sock *sk,
 		  struct dcc_ts_stash *st, const struct rate_sample *rs,
 		  struct dcc_ts_split *sp)
 {
 	const struct tcp_sock *tp = tcp_sk(sk);
 	u32 rtt = dcc_rs_rtt_us(rs);
+	enum dcc_ts_verdict v;
 
 	sp->fabric_us = rtt;
 	sp->ep_us = 0;
+	sp->gso_bytes = 0;
+	sp->gso_us = 0;
 	if (!rtt || !st->held || READ_ONCE(*l->mode) == DCC_TS_MODE_OFF) {
 		st->src = DCC_TS_SRC_NONE;
 		st->rejected = 0;
-		return DCC_TS_V_OFF;
+		v = DCC_TS_V_OFF;
+	} else {
+		if (DCC_CONG_RX_TSTAMP)
+			dcc_ts_stash_rs(l, st, tp, rs);
+		v = dcc_ts_split(st, (u32)tp->tcp_mstamp, tp->snd_una, rtt,
+				 sp);
 	}
-	return dcc_ts_split(st, (u32)tp->tcp_mstamp, tp->snd_una, rtt, sp);
+	dcc_ts_gso(l, sk, rtt, sp);
+	return v;
 }
 
 #endif /* _DCC_TSTAMP_LINK_H */

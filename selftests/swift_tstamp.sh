@@ -182,6 +182,35 @@ expect "netem: endpoint delay (EWMA max) below the hold phase's" \
 expect "netem: the fabric window shrinks below the endpoint window (min)" \
 	"$nfmin < $nemin"
 
+# --- GSO bursts: their serialization out of the delay sample --------------
+# (issue 15 item 15, include/dcc_gso.h).  TCP always builds GSO skbs
+# (sk_setup_caps() adds NETIF_F_GSO for TCP), so the bed's "offloads off"
+# only moves the segmentation from the device (TSO) to software before
+# it: one bulk flow with the sender's TSO on, one with it off.  The
+# module's debugfs state counts the samples whose burst was known, those
+# corrected and the microseconds taken out (at line_rate_mbps, 10 Gbit/s).
+
+gso_flow() {
+	local k0 n0 u0
+	k0=$(tstate gso_known_samples)
+	n0=$(tstate gso_corrected_samples)
+	u0=$(tstate gso_corrected_us)
+	in_cli "$DCC_BIN/lockhold" -C swift -t 3 "$SRV_IP" "$PORT" > /dev/null
+	echo "$(($(tstate gso_corrected_samples) - n0))" \
+	     "$(($(tstate gso_corrected_us) - u0))" \
+	     "$(($(tstate gso_known_samples) - k0))"
+}
+in_cli ethtool -K cli0 tso on gso on > /dev/null 2>&1
+read -r gn gu gk <<< "$(gso_flow)"
+in_cli ethtool -K cli0 tso off gso off > /dev/null 2>&1
+read -r fn fu fk <<< "$(gso_flow)"
+log "TSO on: $gn samples corrected, $gu us in all, burst known for $gk; TSO off (software GSO): $fn corrected, $fu us, known $fk"
+expect "TSO on and off: samples are corrected" \
+	"$gn > 100 && $gu > $gn && $fn > 100 && $fu > $fn"
+# At most the rest of a 64 KB burst at 10 Gbit/s (52 us) per sample.
+expect "at most one GSO skb's serialization per sample" \
+	"$gu <= 52 * $gn && $fu <= 52 * $fn"
+
 # --- tstamp=off: no split, nothing counted --------------------------------
 
 set_param tcp_swift tstamp off

@@ -5,6 +5,7 @@
 #   1. userspace unit tests of the algorithm cores (ASan + UBSan),
 #   2. a short libFuzzer run of every core (tests/fuzz, ~70 s in all),
 #   3. the build at W=1 (a warning fails it), checkpatch --strict, sparse,
+#      the kernel patches (make patch-check),
 #   3b. the ns-3 models of the cores: build, and the small scenario's
 #      physics (sim/check.sh, "sim: N passed, N failed"),
 #   4. the kselftest-style suite in the VM (a kernel WARNING/BUG/Oops in
@@ -76,6 +77,9 @@ sparse_clean() {
 	make sparse 2>&1 | tee /dev/stderr | { ! grep -E "warning:|error:"; }
 }
 step sparse sparse_clean
+# The kernel patch (patches/): checkpatch, applies to linux-source-6.1,
+# the modules build against the patched headers.
+step patch-check make -s patch-check
 
 if [ "${SKIP_SIM:-0}" != 1 ]; then
 	echo "== ns-3 models of the cores (small scenario)"
