@@ -27,6 +27,7 @@ out=${K612_OUT:-$src/build-k612}
 tests=${K612_TESTS:-swift_select.sh timely_select.sh dcqcn_select.sh swift_bulk.sh \
 timely_bulk.sh swift_tstamp.sh plb_twopath.sh}
 logdir=${CHECK_LOGDIR:-$(mktemp -d /tmp/dcc-k612.XXXXXX)}
+mkdir -p "$logdir" || exit 1
 pass=0 fail=0
 
 summary() {
