@@ -7,6 +7,7 @@
 #   tools/kernel-612.sh kver        print the cached kernel version
 #   tools/kernel-612.sh build OUT   copy the sources to OUT and build the
 #                                   modules there, W=1, inside the trixie tree
+#   tools/kernel-612.sh sparse OUT  sparse (C=2) over that copy, in the tree
 #   tools/kernel-612.sh env         print VM_KROOT=... KVER=... for tools/vm/run
 #
 # Everything lives under $DCC_K612_CACHE (default /var/cache/dcc-k612):
@@ -105,7 +106,8 @@ provision() {
 	if [ -n "$have" ] && { [ -z "$want" ] || [ "$want" = "$have" ]; } &&
 		[ -f "$root/usr/src/linux-headers-$have/Makefile" ] &&
 		[ -s "$kroot/boot/vmlinuz-$have" ] &&
-		[ -s "$kroot/lib/modules/$have/modules.dep" ]; then
+		[ -s "$kroot/lib/modules/$have/modules.dep" ] &&
+		[ -x "$root/usr/bin/sparse" ]; then # the last package added
 		echo "kernel-612: $have cached in $cache"
 		return 0
 	fi
@@ -119,7 +121,7 @@ provision() {
 	rm -f "$cache/kver"
 
 	# The build tree.  A half-made one (interrupted) is made again.
-	local pkgs=gcc-14,make,libc6-dev,bc,bison,flex,libelf-dev,libssl-dev,kmod,perl,xz-utils
+	local pkgs=gcc-14,make,libc6-dev,bc,bison,flex,libelf-dev,libssl-dev,kmod,perl,xz-utils,sparse
 	if [ ! -f "$root/.dcc-complete" ]; then
 		rm -rf "$root"
 		echo "kernel-612: debootstrap $suite (a few minutes)"
@@ -128,13 +130,20 @@ provision() {
 			die "debootstrap failed (log: $cache/debootstrap.log)"
 		touch "$root/.dcc-complete"
 	fi
-	if [ ! -f "$root/usr/src/linux-headers-$want/Makefile" ]; then
-		echo "kernel-612: installing linux-headers-$want in the tree"
+	# Packages added to the list later, or other headers: into the tree.
+	local p missing=()
+	for p in ${pkgs//,/ } linux-headers-$want; do
+		# shellcheck disable=SC2016 # a dpkg-query format
+		chroot "$root" dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
+			grep -q "install ok installed" || missing+=("$p")
+	done
+	if [ ${#missing[@]} -gt 0 ]; then
+		echo "kernel-612: installing ${missing[*]} in the tree"
 		cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
 		chroot "$root" sh -c "apt-get -q update && DEBIAN_FRONTEND=noninteractive \
-apt-get install -y -q --no-install-recommends linux-headers-$want" \
-			>"$cache/headers.log" 2>&1 ||
-			die "installing linux-headers-$want failed (log: $cache/headers.log)"
+apt-get install -y -q --no-install-recommends ${missing[*]}" \
+			>"$cache/install.log" 2>&1 ||
+			die "installing ${missing[*]} in the tree failed (log: $cache/install.log)"
 	fi
 
 	# The image: downloaded with the private apt, unpacked, depmod'ed.
@@ -193,19 +202,38 @@ build() {
 	mkdir -p "$root/dcc"
 	# -k: every object is compiled, so one failing module does not hide
 	# another's errors; make still fails.
+	kmake "$out" -k modules
+}
+
+# kmake OUT ARGS...: make in the trixie tree on the copy in OUT (bound at
+# /dcc in a private mount namespace: nothing stays mounted).
+kmake() {
+	local out=$1 kver
+	shift
+	kver=$(cached_kver)
+	mkdir -p "$root/dcc"
 	# shellcheck disable=SC2016 # expanded by sh
-	unshare -m sh -c 'mount --bind "$1" "$2/dcc" && exec chroot "$2" \
-		make -C /usr/src/linux-headers-"$3" M=/dcc W=1 -k -j"${4:-2}" modules' \
-		sh "$out" "$root" "$kver" "${K612_JOBS:-2}"
+	unshare -m sh -c 'mount --bind "$1" "$2/dcc" && root=$2 kver=$3 jobs=$4 &&
+		shift 4 && exec chroot "$root" \
+		make -C /usr/src/linux-headers-"$kver" M=/dcc W=1 -j"$jobs" "$@"' \
+		sh "$out" "$root" "$kver" "${K612_JOBS:-2}" "$@"
+}
+
+# sparse OUT: sparse (C=2) over the copy that "build OUT" made.
+sparse() {
+	local out=${1:?usage: sparse OUT}
+	[ -f "$out/Kbuild" ] || die "sparse: no copy in $out (run build OUT first)" 2
+	kmake "$(cd "$out" && pwd -P)" C=2 modules
 }
 
 case ${1:-} in
 provision) provision ;;
 kver) cached_kver ;;
 build) shift; build "$@" ;;
+sparse) shift; sparse "$@" ;;
 env) echo "VM_KROOT=$kroot KVER=$(cached_kver)" ;;
 *)
-	sed -n '4,10p' "$0" | sed 's/^# \{0,1\}//' >&2
+	sed -n '4,11p' "$0" | sed 's/^# \{0,1\}//' >&2
 	exit 2
 	;;
 esac
