@@ -1,7 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make              build the modules against KDIR
-# make check        unit tests (userspace) + selftests in the VM
+# make check        unit tests (userspace) + selftests in the VM, on 6.1
+#                   and (build + smoke selftests) on Debian 13's 6.12
+# make check-612    only the 6.12 part: provision (cached under
+#                   /var/cache/dcc-k612), build W=1, smoke selftests
 # make check-long   the long robustness variants in the VM (ROBUST_LONG=1)
 # make demo         swift vs cubic through a shaped bottleneck, in the VM
 # make bench        the benchmark suite in the VM: tables and plots
@@ -38,7 +41,7 @@ KVER ?= $(shell $(MAKE) -s -C $(KDIR) kernelrelease 2>/dev/null)
 
 CHECKPATCH ?= $(firstword $(wildcard /usr/src/linux-source-6.1/scripts/checkpatch.pl) checkpatch.pl)
 
-.PHONY: all modules clean install uninstall dkms-src dkms-install dkms-uninstall deps check check-long unit selftests demo \
+.PHONY: all modules clean install uninstall dkms-src dkms-install dkms-uninstall deps check check-612 check-long unit selftests demo \
 	bench lint checkpatch sparse kdir-check fuzz fuzz-long sim sim-check \
 	patch-check
 
@@ -50,11 +53,14 @@ kdir-check:
 	  echo "       Install headers (make deps) or pass KDIR=/path/to/build."; \
 	  exit 2; }
 
+# -k: every object is compiled even if one fails, so one module's error
+# does not hide another's; the build still fails.
 modules: kdir-check
-	$(MAKE) -C $(KDIR) M=$(SRCDIR) W=1 modules
+	$(MAKE) -k -C $(KDIR) M=$(SRCDIR) W=1 modules
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(SRCDIR) clean 2>/dev/null
+	rm -rf $(SRCDIR)/build-k612
 	$(MAKE) -C tests clean
 	$(MAKE) -C tests/fuzz clean
 	$(MAKE) -C selftests clean
@@ -117,6 +123,10 @@ selftests: modules
 
 check:
 	$(SRCDIR)/tools/check.sh
+
+# Documentation/testing.rst, "Debian 13's 6.12".
+check-612:
+	$(SRCDIR)/tools/check-612.sh
 
 # Documentation/testing.rst: faults, load, lifecycle and bad input, longer.
 check-long: modules

@@ -427,7 +427,7 @@ static void dcqcn_np_event(struct sock *sk, bool ce)
 		 * with SACK, where it cannot trigger a retransmission).
 		 */
 		dcqcn_set_ece(tp, false);
-		__tcp_send_ack(sk, ca->prior_rcv_nxt);
+		dcc_send_ack(sk, ca->prior_rcv_nxt);
 		dcqcn_count(sk, DCQCN_MIB_SEPARATOR, 1);
 	}
 	if (r & DCQCN_NP_NOTIFY) {

@@ -13,7 +13,10 @@
 # Ends with "N passed, N failed" counting unit test cases, fuzz targets,
 # build/lint checks and selftests.  Exit status 0 only when nothing failed.
 #
+#   5. on Debian 13's 6.12 (tools/check-612.sh): the W=1 build and the
+#      smoke selftests in a VM booting 6.12 ("k612: N passed, N failed").
 # SKIP_SIM=1 skips step 3b;
+# SKIP_612=1 skips step 5;
 # SKIP_VM=1 skips step 4 (for a quick loop on a machine without QEMU);
 # SKIP_FUZZ=1 skips step 2.
 set -uo pipefail
@@ -110,6 +113,15 @@ if [ "${SKIP_VM:-0}" != 1 ]; then
 			! grep -q "^vm: " "$logdir/bench-smoke.log"
 	}
 	step bench-smoke bench_smoke
+fi
+
+# Debian 13's 6.12: provisioning (cached), the W=1 build in a trixie tree
+# and the smoke selftests in a VM booting 6.12 (tools/check-612.sh; the
+# VM part follows SKIP_VM).
+if [ "${SKIP_612:-0}" != 1 ]; then
+	echo "== Debian 13's 6.12"
+	CHECK_LOGDIR=$logdir tools/check-612.sh 2>&1 | tee "$logdir/k612.log"
+	count "$logdir/k612.log" k612
 fi
 
 echo "logs: $logdir"

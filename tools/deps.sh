@@ -16,6 +16,9 @@ PKGS=(
 	build-essential kmod sparse linux-source-6.1 dkms
 	# VM runner
 	qemu-system-x86 busybox-static cpio
+	# Debian 13's 6.12 beside 6.1 (tools/kernel-612.sh): a trixie build
+	# tree, the mirror check, the image's .ko.xz modules
+	debootstrap curl xz-utils
 	# unit tests
 	libcmocka-dev pkg-config
 	# fuzzing the cores (tests/fuzz): clang with libFuzzer and sanitizers

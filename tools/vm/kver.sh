@@ -7,12 +7,34 @@
 # The image (/boot/vmlinuz-KVER), the modules (/lib/modules/KVER) and the kbuild
 # tree (/lib/modules/KVER/build) must all be the same version: Debian bumps the ABI
 # number (6.1.0-N) on updates, and a module built against other headers won't load.
+# With $VM_KROOT (a directory with boot/ and lib/modules/, as tools/kernel-612.sh
+# makes) the kernel comes from there instead, and no headers are required.
 # Without $KVER we take the newest *-amd64 image (amd64 flavour only: cloud-amd64
 # lacks 9p) and insist that its headers are installed, rather than silently falling
 # back to an older image, so that a half-done upgrade is reported, not hidden.
 
 vm_kver() {
 	local img k images=() headers=()
+	# A kernel unpacked outside /boot (tools/kernel-612.sh): VM_KROOT holds
+	# boot/vmlinuz-KVER and lib/modules/KVER; its build tree is elsewhere.
+	if [ -n "${VM_KROOT:-}" ]; then
+		k=${KVER:-}
+		if [ -z "$k" ]; then
+			for img in "$VM_KROOT"/boot/vmlinuz-*; do
+				[ -e "$img" ] && images+=("${img##*/vmlinuz-}")
+			done
+			[ ${#images[@]} -eq 0 ] ||
+				k=$(printf '%s\n' "${images[@]}" | sort -V | tail -n 1)
+		fi
+		if [ -n "$k" ] && [ -r "$VM_KROOT/boot/vmlinuz-$k" ] &&
+			[ -s "$VM_KROOT/lib/modules/$k/modules.dep" ]; then
+			printf '%s\n' "$k"
+			return 0
+		fi
+		echo "vm: VM_KROOT=$VM_KROOT has no kernel${k:+ $k} (boot/vmlinuz-KVER and lib/modules/KVER/modules.dep);" \
+			"for 6.12 run tools/kernel-612.sh provision" >&2
+		return 2
+	fi
 	for img in /boot/vmlinuz-*-amd64; do
 		[ -e "$img" ] || continue
 		k=${img#/boot/vmlinuz-}
