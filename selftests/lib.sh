@@ -984,25 +984,21 @@ slowwait() {
 _listening() { "${@:2}" ss -Hltn "sport = :$1" | grep -q .; }
 _connected() { "${@:2}" ss -Htn state established "dport = :$1" | grep -q .; }
 
-# wait_listen PORT [WRAP...]: until SRV (or WRAP, e.g. nothing for the
-# root namespace) listens on PORT (up to 5 s).
-wait_listen() {
-	local port=$1
-	shift
-	[ $# -eq 0 ] && set -- in_srv
+# _wait_sock SECS PRED DEFAULT PORT [WRAP...]: slowwait for PRED on PORT
+# run through WRAP (DEFAULT without one; "-" for the root namespace).
+_wait_sock() {
+	local secs=$1 pred=$2 def=$3 port=$4
+	shift 4
+	[ $# -eq 0 ] && set -- "$def"
 	[ "$1" = "-" ] && set --
-	slowwait 5 _listening "$port" "$@"
+	slowwait "$secs" "$pred" "$port" "$@"
 }
 
-# wait_conn PORT [WRAP...]: until CLI (or WRAP, "-" for the root
-# namespace) has a connection to port PORT (up to 10 s).
-wait_conn() {
-	local port=$1
-	shift
-	[ $# -eq 0 ] && set -- in_cli
-	[ "$1" = "-" ] && set --
-	slowwait 10 _connected "$port" "$@"
-}
+# wait_listen PORT [WRAP]: until SRV (or WRAP) listens on PORT (5 s).
+wait_listen() { _wait_sock 5 _listening in_srv "$@"; }
+
+# wait_conn PORT [WRAP]: until CLI (or WRAP) has a connection to PORT (10 s).
+wait_conn() { _wait_sock 10 _connected in_cli "$@"; }
 
 # xfer_wait DIR NAME: wait for both ends of a transfer.
 xfer_wait() {
