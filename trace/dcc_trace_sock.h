@@ -13,7 +13,7 @@
  *
  *	TP_STRUCT__entry(DCC_TP_SOCK_FIELDS ... own fields ...)
  *	TP_fast_assign(DCC_TP_SOCK_ASSIGN(__entry, sk); ...)
- *	TP_printk(DCC_TP_SOCK_FMT " own=%u", DCC_TP_SOCK_ARGS(__entry), ...)
+ *	TP_printk(DCC_TP_SOCK_FMT " own=%u", DCC_TP_SOCK_ARGS, ...)
  *
  * Included from inside the trace headers' multi-read section: guarded
  * once, and it defines no tracepoint itself.
@@ -82,10 +82,16 @@ static inline void dcc_tp_sock_addrs(const struct sock *sk, u8 *saddr,
 #define DCC_TP_SOCK_FMT							\
 	"family=%s sport=%hu dport=%hu saddr=%pI4 daddr=%pI4 saddrv6=%pI6c daddrv6=%pI6c sock_cookie=%llx"
 
-#define DCC_TP_SOCK_ARGS(e)						\
-	__print_symbolic((e)->family, { AF_INET, "AF_INET" },		\
+/*
+ * Written with a bare __entry (no macro parameter): the trace core checks
+ * at event registration that every dereferencing %p argument reads the
+ * record as "REC->field", and a parenthesised "(REC)->field" fails that
+ * check with a WARNING.
+ */
+#define DCC_TP_SOCK_ARGS						\
+	__print_symbolic(__entry->family, { AF_INET, "AF_INET" },	\
 			 { AF_INET6, "AF_INET6" }),			\
-	(e)->sport, (e)->dport, (e)->saddr, (e)->daddr,			\
-	(e)->saddr_v6, (e)->daddr_v6, (e)->sock_cookie
+	__entry->sport, __entry->dport, __entry->saddr, __entry->daddr,	\
+	__entry->saddr_v6, __entry->daddr_v6, __entry->sock_cookie
 
 #endif /* _DCC_TRACE_SOCK_H */

@@ -89,7 +89,7 @@ TRACE_EVENT(dcqcn_update,
 	),
 
 	TP_printk(DCC_TP_SOCK_FMT " reason=%s rate=%llu->%llu target=%llu alpha=%u",
-		  DCC_TP_SOCK_ARGS(__entry),
+		  DCC_TP_SOCK_ARGS,
 		  dcqcn_show_reason(__entry->reason),
 		  __entry->old_rate, __entry->new_rate,
 		  __entry->target_rate, __entry->alpha)
@@ -114,7 +114,7 @@ TRACE_EVENT(dcqcn_notify,
 	),
 
 	TP_printk(DCC_TP_SOCK_FMT " folded=%u separator=%u",
-		  DCC_TP_SOCK_ARGS(__entry), __entry->folded,
+		  DCC_TP_SOCK_ARGS, __entry->folded,
 		  __entry->separator)
 );
 

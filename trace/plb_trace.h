@@ -70,7 +70,7 @@ TRACE_EVENT(plb_repath,
 	),
 
 	TP_printk(DCC_TP_SOCK_FMT " event=%s txhash=%08x->%08x pause_ms=%u",
-		  DCC_TP_SOCK_ARGS(__entry),
+		  DCC_TP_SOCK_ARGS,
 		  plb_show_event(__entry->event), __entry->old_hash,
 		  __entry->new_hash, __entry->pause_ms)
 );

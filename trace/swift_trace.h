@@ -90,7 +90,7 @@ TRACE_EVENT(swift_update,
 	),
 
 	TP_printk(DCC_TP_SOCK_FMT " reason=%s fcwnd=%u->%u ecwnd=%u->%u delay_us=%u target_us=%u ep_us=%u",
-		  DCC_TP_SOCK_ARGS(__entry),
+		  DCC_TP_SOCK_ARGS,
 		  swift_show_reason(__entry->reason),
 		  __entry->old_fcwnd, __entry->new_fcwnd,
 		  __entry->old_ecwnd, __entry->new_ecwnd,

@@ -91,7 +91,7 @@ TRACE_EVENT(timely_update,
 	),
 
 	TP_printk(DCC_TP_SOCK_FMT " regime=%s rate=%llu->%llu rtt_us=%u gradient_milli=%d",
-		  DCC_TP_SOCK_ARGS(__entry),
+		  DCC_TP_SOCK_ARGS,
 		  timely_show_reason(__entry->reason),
 		  __entry->old_rate, __entry->new_rate,
 		  __entry->rtt_us, __entry->grad_milli)
