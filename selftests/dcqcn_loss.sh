@@ -121,6 +121,11 @@ in_rtr tc qdisc replace dev rc0 root netem delay "${DELAY}us" limit 100000
 # may open a new listener between tests, with the default of that time).
 in_srv sysctl -qw net.ipv4.tcp_congestion_control=dcqcn
 iperf_server 5211
+# netem's loss is random: one SYN in a hundred is lost, and TCP then
+# retransmits it without ECN (net.ipv4.tcp_ecn_fallback), leaving the
+# connection on dcqcn-reno with no dcqcn recovery to see.  The client
+# keeps ECN on its retransmitted SYN for this phase.
+in_cli sysctl -qw net.ipv4.tcp_ecn_fallback=0
 in_cli tc qdisc replace dev cli0 root netem loss 1% limit 100000
 have_trace=0
 trace_start "$EV" && have_trace=1
