@@ -339,8 +339,8 @@ check "IPv4 transfer in VXLAN with PLB on completed" \
 	test "$(jq -r '.end.sum_received.bytes // 0' "$tmp/vx")" -gt 0
 check "plain IPv4 transfer with PLB on completed" \
 	test "$(jq -r '.end.sum_received.bytes // 0' "$tmp/v4")" -gt 0
-v4_repaths=$(grep -cE 'family=2 .*event=(idle|forced)' "$TRACEFS/trace")
-v4_skipped=$(grep -c 'family=2 .*event=skipped' "$TRACEFS/trace")
+v4_repaths=$(grep -cE 'family=AF_INET .*event=(idle|forced)' "$TRACEFS/trace")
+v4_skipped=$(grep -c 'family=AF_INET .*event=skipped' "$TRACEFS/trace")
 # Outer source ports per path: the VXLAN packets of the two connections
 # (plus iperf3's control connection) under each hash they had.
 for t in a b; do
@@ -352,11 +352,8 @@ vx_ports=$(sort -u "$tmp/vx.a.ports" "$tmp/vx.b.ports" | wc -l)
 log "IPv4: PLB repaths traced $v4_repaths, skipped $v4_skipped (counter $(($(stat PlbRepathSkipped) - skipped0)))"
 log "IPv4 in VXLAN: TCP's own RTO/DSACK rehashes $vx_kr"
 log "IPv4 in VXLAN: outer source ports $vx_ports (A $(wc -l < "$tmp/vx.a.ports"), B $(wc -l < "$tmp/vx.b.ports")), goodput $(jq -r '.end.sum_received.bits_per_second / 1e6' "$tmp/vx") Mbit/s; plain IPv4 $(jq -r '.end.sum_received.bits_per_second / 1e6' "$tmp/v4") Mbit/s"
-# Whether the IPv4 flows meet enough congested rounds to be repathed
-# follows where the random hash first places them (0 traced in one CI
-# run, 25 and 32 in others): reported; that none is skipped is asserted.
-target 22 "IPv4 connections were repathed by PLB ($v4_repaths traced)" \
-	"$v4_repaths > 0"
+check "IPv4 connections were repathed by PLB ($v4_repaths traced)" \
+	test "$v4_repaths" -gt 0
 check "no IPv4 repath was skipped ($v4_skipped)" test "$v4_skipped" = 0
 # Three connections (two data, one control): each rehash of a data
 # connection shows a new outer source port on the wire.  TCP's own
