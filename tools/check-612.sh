@@ -28,7 +28,8 @@ tests=${K612_TESTS:-swift_select.sh timely_select.sh dcqcn_select.sh swift_bulk.
 timely_bulk.sh swift_tstamp.sh plb_twopath.sh}
 logdir=${CHECK_LOGDIR:-$(mktemp -d /tmp/dcc-k612.XXXXXX)}
 mkdir -p "$logdir" || exit 1
-pass=0 fail=0
+# pass, fail, count, step, warning_free
+. tools/check-lib.sh
 
 summary() {
 	echo "k612: $pass passed, $fail failed"
@@ -49,32 +50,9 @@ fi
 kver=$(tools/kernel-612.sh kver)
 kroot=$(tools/kernel-612.sh env | sed -n 's/^VM_KROOT=\([^ ]*\) .*/\1/p')
 
-t0=$SECONDS
-echo "== build against $kver at W=1 (trixie tree, make -k)"
-tools/kernel-612.sh build "$out" >"$logdir/k612-build.log" 2>&1
-rc=$?
-if [ $rc -eq 0 ] && ! grep -qE "warning:|error:" "$logdir/k612-build.log"; then
-	echo "ok: k612-build-W1 ($((SECONDS - t0)) s)"
-	pass=$((pass + 1))
-else
-	echo "FAILED: k612-build-W1 (exit $rc; warnings and errors follow)"
-	grep -E -A 3 "warning:|error:" "$logdir/k612-build.log" | head -n 80
-	tail -n 5 "$logdir/k612-build.log"
-	fail=$((fail + 1))
-	summary
-fi
-
-t0=$SECONDS
-tools/kernel-612.sh sparse "$out" >"$logdir/k612-sparse.log" 2>&1
-rc=$?
-if [ $rc -eq 0 ] && ! grep -qE "warning:|error:" "$logdir/k612-sparse.log"; then
-	echo "ok: k612-sparse ($((SECONDS - t0)) s)"
-	pass=$((pass + 1))
-else
-	echo "FAILED: k612-sparse (exit $rc; log follows)"
-	tail -n 40 "$logdir/k612-sparse.log"
-	fail=$((fail + 1))
-fi
+echo "== build against $kver at W=1 (trixie tree, make -k), sparse"
+step k612-build-W1 warning_free tools/kernel-612.sh build "$out" || summary
+step k612-sparse warning_free tools/kernel-612.sh sparse "$out"
 
 [ "${SKIP_VM:-0}" != 1 ] || summary
 t0=$SECONDS
@@ -83,15 +61,8 @@ echo "== selftests in a VM booting $kver: $tests"
 VM_KROOT=$kroot KVER=$kver make -s -C "$out/selftests" run_vm TESTS="$tests" \
 	2>&1 | tee "$logdir/k612-selftests.log"
 rc=${PIPESTATUS[0]}
-seen=0
-while read -r p f; do
-	pass=$((pass + p)) fail=$((fail + f)) seen=$((seen + 1))
-done < <(sed -nE 's/^selftests: ([0-9]+) passed, ([0-9]+) failed.*/\1 \2/p' \
-	"$logdir/k612-selftests.log")
-if [ "$seen" -eq 0 ]; then
-	echo "check: no 'selftests:' summary from the 6.12 VM (exit $rc), counting as a failure"
-	fail=$((fail + 1))
-elif [ "$rc" -ne 0 ] && grep -q "^vm: " "$logdir/k612-selftests.log"; then
+count "$logdir/k612-selftests.log" selftests
+if [ "$rc" -ne 0 ] && grep -q "^vm: " "$logdir/k612-selftests.log"; then
 	echo "check: the VM runner reported a problem on 6.12 (exit $rc)"
 	fail=$((fail + 1))
 fi

@@ -22,38 +22,9 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-pass=0
-fail=0
 logdir=${CHECK_LOGDIR:-$(mktemp -d /tmp/dcc-check.XXXXXX)}
-
-count() {	# count LOGFILE PREFIX [N]: add every "PREFIX: N passed, M failed"
-	local line p f seen=0
-	while read -r line; do
-		p=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed.*/\1/')
-		f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
-		pass=$((pass + p))
-		fail=$((fail + f))
-		seen=$((seen + 1))
-	done < <(grep -E "^$2: [0-9]+ passed, [0-9]+ failed" "$1")
-	# N summaries expected (one per VM boot, say); a missing one failed.
-	if [ "$seen" -lt "${3:-1}" ]; then
-		echo "check: $(( ${3:-1} - seen )) '$2:' summary missing, counting as a failure"
-		fail=$((fail + 1))
-	fi
-}
-
-step() {	# step NAME CMD...: one pass/fail check
-	local name=$1
-	shift
-	if "$@" > "$logdir/$name.log" 2>&1; then
-		echo "ok: $name"
-		pass=$((pass + 1))
-	else
-		echo "FAILED: $name (log follows)"
-		tail -n 40 "$logdir/$name.log"
-		fail=$((fail + 1))
-	fi
-}
+# pass, fail, count, step, warning_free
+. tools/check-lib.sh
 
 if ! tools/deps.sh --check >/dev/null; then
 	tools/deps.sh || { echo "check: dependencies missing"; echo "0 passed, 1 failed"; exit 1; }
@@ -72,14 +43,11 @@ fi
 echo "== build and lint"
 no_warnings() {
 	make -s clean >/dev/null 2>&1
-	make modules 2>&1 | tee /dev/stderr | { ! grep -E "warning:|error:"; }
+	warning_free make modules
 }
 step build-W1 no_warnings
 step checkpatch make -s checkpatch
-sparse_clean() {
-	make sparse 2>&1 | tee /dev/stderr | { ! grep -E "warning:|error:"; }
-}
-step sparse sparse_clean
+step sparse warning_free make sparse
 # The kernel patch (patches/): checkpatch, applies to linux-source-6.1,
 # the modules build against the patched headers.
 step patch-check make -s patch-check
