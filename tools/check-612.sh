@@ -9,7 +9,7 @@
 #   3. the smoke selftests in a VM booting 6.12, virtual time, from a copy
 #      of the tree that holds the 6.12 modules ($K612_OUT, default
 #      build-k612/): selection, bulk, timestamps (the tcp_probe hook
-#      attaches), PLB.
+#      attaches), PLB (repathing, and its names beside the built-in PLB).
 # Ends with "k612: N passed, N failed" (provisioning, build and sparse one
 # check each, plus every selftest); exit status 0 only when nothing failed.
 #
@@ -25,7 +25,7 @@ src=$(pwd -P)
 
 out=${K612_OUT:-$src/build-k612}
 tests=${K612_TESTS:-swift_select.sh timely_select.sh dcqcn_select.sh swift_bulk.sh \
-timely_bulk.sh swift_tstamp.sh plb_twopath.sh}
+timely_bulk.sh swift_tstamp.sh plb_twopath.sh plb_names.sh}
 logdir=${CHECK_LOGDIR:-$(mktemp -d /tmp/dcc-k612.XXXXXX)}
 mkdir -p "$logdir" || exit 1
 # pass, fail, count, step, warning_free
