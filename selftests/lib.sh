@@ -349,6 +349,10 @@ ss_during_flow() {
 	line=$(in_cli ss -tine state established dst "$SRV_IP" dport = :5201 |
 	       tee "${SS_SAVE:-/dev/null}" |
 	       grep -E "^[[:space:]].*$cc.*bbr:\\(" | head -n 1)
+	# CCINFO_SAVE=FILE: the same moment through tools/cc_info.c -s,
+	# which decodes what the BBR layout means for our modules.
+	[ -z "${CCINFO_SAVE:-}" ] ||
+		in_cli "$DCC_BIN/cc_info" -s "$cc" > "$CCINFO_SAVE" 2>&1
 	wait $pid
 	echo "$line"
 }

@@ -53,6 +53,7 @@ check "tracepoint tcp_swift:swift_update exists in tracefs" \
 	test "$have_trace" = 1
 
 SS_SAVE=$(mktemp)	# ss -tine of the flow: the sockets' cookies (sk:)
+CCINFO_SAVE=$(mktemp)	# tools/cc_info -s at the same moment
 ssline=$(ss_during_flow swift "$SECS")
 [ "$have_trace" = 1 ] && echo 0 > "$EV/enable"
 
@@ -81,6 +82,19 @@ expect "ss: target (pacing_gain, us) > 0 and above the base RTT" \
 	"$target_us > 0 && $target_us >= $base_ms * 1000"
 expect "ss: latest delay (bw, ns) > 0" "$delay_ns > 0"
 expect "ss: base RTT (mrtt, ms) in (0, 20]" "$base_ms > 0 && $base_ms <= 20"
+
+# The live sockets through inet_diag, decoded (tools/cc_info -s swift).
+log "cc_info -s: $(head -n 2 "$CCINFO_SAVE")"
+read -r n_ss <<< "$(grep -c "swift.*bbr:(" "$SS_SAVE")"
+read -r n_ci w t b d <<< "$(awk '/dst=[^ ]*:5201 cc=swift /{
+	n++; for (i = 1; i <= NF; i++) { split($i, p, "="); v[p[1]] = p[2] } }
+	END { print n + 0, v["window_mpkt"] + 0, v["target_us"] + 0,
+		    v["base_rtt_us"] + 0, v["delay_us"] + 0 }' "$CCINFO_SAVE")"
+expect "cc_info -s: one decoded line per swift socket ss saw ($n_ci, ss $n_ss)" \
+	"$n_ci >= 1 && $n_ci == $n_ss"
+expect "cc_info -s: window within bounds, target, base and delay > 0" \
+	"$w >= $min_mpkt && $w <= $max_mpkt && $t > 0 && $b > 0 && $d > 0"
+rm -f "$CCINFO_SAVE"
 
 # TCP_CC_INFO through the example program (the incast sink reads it all).
 out=$(in_cli "$DCC_BIN/cc_info" swift "$SRV_IP" 6000 4000000)
