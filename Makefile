@@ -8,6 +8,7 @@
 # make check-long   the long robustness variants in the VM (ROBUST_LONG=1)
 # make demo         swift vs cubic through a shaped bottleneck, in the VM
 # make bench        the benchmark suite in the VM: tables and plots
+# make bench-612    the same suite in a VM booting Debian 13's 6.12 (root)
 # make install      install into /lib/modules/<KVER>/extra and run depmod
 # make uninstall    remove them again
 # make dkms-install copy the sources Kbuild needs to /usr/src/dcc-tcp-<ver>,
@@ -42,7 +43,7 @@ KVER ?= $(shell $(MAKE) -s -C $(KDIR) kernelrelease 2>/dev/null)
 CHECKPATCH ?= $(firstword $(wildcard /usr/src/linux-source-6.1/scripts/checkpatch.pl) checkpatch.pl)
 
 .PHONY: all modules clean install uninstall dkms-src dkms-install dkms-uninstall deps check check-612 check-long unit selftests demo \
-	bench lint checkpatch sparse kdir-check fuzz fuzz-long sim sim-check \
+	bench bench-612 lint checkpatch sparse kdir-check fuzz fuzz-long sim sim-check \
 	patch-check
 
 all: modules
@@ -139,6 +140,10 @@ demo:
 # check that make check runs.
 bench:
 	$(SRCDIR)/tools/bench/bench.sh
+
+# The same suite on Debian 13's 6.12 (tools/kernel-612.sh; needs root).
+bench-612:
+	$(SRCDIR)/tools/bench/bench-612.sh
 
 # checkpatch --strict on every kernel source.  Four files get one justified
 # exception each: the compat header exists to test LINUX_VERSION_CODE, and

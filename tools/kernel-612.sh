@@ -192,11 +192,11 @@ build() {
 	if git -C "$src" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
 		# shellcheck disable=SC2016 # expanded by sh
 		(cd "$src" && git ls-files -co --exclude-standard -z |
-			grep -zv -e '^sim/' -e '^build-k612/' |
+			grep -zv -e '^sim/' -e '^build-k612' |
 			xargs -0 -r sh -c 'for f; do [ -e "$f" ] && printf "%s\0" "$f"; done' sh |
 			tar -c --null -T - -f -) | tar -x -C "$out"
 	else
-		(cd "$src" && tar -c --exclude=./sim --exclude=./build-k612 \
+		(cd "$src" && tar -c --exclude=./sim --exclude='./build-k612*' \
 			--exclude='*.o' --exclude='*.ko' -f - .) | tar -x -C "$out"
 	fi
 	mkdir -p "$root/dcc"

@@ -10,6 +10,9 @@
 #                               check runs it)
 #   BENCH_SCENARIOS="1 3" BENCH_RUNS=5 make bench    and any other setting
 #                               of tools/bench/params.sh
+#   make bench-612              the same suite in a VM booting Debian 13's
+#                               6.12 (tools/bench/bench-612.sh), modules
+#                               built against it
 #
 # Results: bench-results/<UTC date-time>/ (BENCH_OUT overrides): run.txt
 # (command, versions, settings, wall-clock time), guest.txt (kernel, module
@@ -22,7 +25,9 @@ t_start=$(date +%s)
 . tools/bench/params.sh
 
 tools/deps.sh --check >/dev/null || tools/deps.sh
-make -s modules >/dev/null
+# BENCH_PREBUILT=1: the modules in this tree were built for the VM's kernel
+# already (bench-612.sh builds them against 6.12); do not rebuild for 6.1.
+[ "${BENCH_PREBUILT:-0}" = 1 ] || make -s modules >/dev/null
 make -s -C selftests all >/dev/null
 
 suffix=""
@@ -36,7 +41,7 @@ bench_vars > "$out/params.env"
 	echo "command: ${BENCH_CMD:-make bench}$(env | grep -E '^(BENCH_[A-Z_]+|S[1-9]_[A-Z_0-9]+)=' |
 		grep -v '^BENCH_CMD=' | sort | sed 's/^/ /' | tr -d '\n')"
 	echo "started: $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
-	echo "tree: $(git describe --always --dirty 2>/dev/null || echo unknown)"
+	echo "tree: ${BENCH_TREE:-$(git describe --always --dirty 2>/dev/null || echo unknown)}"
 	echo "host: $(uname -srm), $(nproc) cpus"
 	echo "vm: tools/vm/run, clock ${VM_CLOCK:-virtual}, ${VM_MEM:-2048} MB"
 	for m in swift timely plb dcqcn; do
