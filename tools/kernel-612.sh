@@ -101,6 +101,11 @@ provision() {
 	[ "$(id -u)" -eq 0 ] || die "provision needs root (debootstrap, chroot)" 2
 	command -v debootstrap >/dev/null || die "debootstrap missing: run tools/deps.sh" 2
 	mkdir -p "$cache"
+	# One provisioning at a time: two make check runs on one machine
+	# would debootstrap into the same tree.  The second waits, then finds
+	# the cache complete.
+	exec 9>"$cache/.lock"
+	flock 9 || die "provision: cannot lock $cache/.lock"
 	local want=${K612_KVER:-} have=""
 	[ -s "$cache/kver" ] && have=$(cat "$cache/kver")
 	if [ -n "$have" ] && { [ -z "$want" ] || [ "$want" = "$have" ]; } &&
