@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
 """Turn a benchmark run's raw measurements into tables and plots.
 
@@ -13,6 +13,8 @@ control; each figure is the median over the repeats with the range
 (min-max) beside it; "x best stock" columns divide the median by the best
 median among the stock congestion controls (best = highest goodput, lowest
 delay).  Targets of the issue are reported (met / missed), not asserted.
+Plots: matplotlib (Debian's python3-matplotlib, tools/deps.sh, hence
+/usr/bin/python3), Agg backend: no display needed.
 """
 import glob
 import json
@@ -20,8 +22,15 @@ import math
 import os
 import re
 import statistics
-import subprocess
 import sys
+
+try:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import matplotlib.ticker
+except ImportError:
+    plt = None
 
 STOCK_ALL = ("cubic", "reno", "dctcp", "vegas", "nv", "cdg", "bbr", "htcp",
              "illinois", "westwood", "highspeed")
@@ -265,6 +274,7 @@ class Bench:
         self.rate = float(self.P.get("BENCH_RATE", "100"))
         self.tables = []
         self.plots = {}           # table name -> [png file names]
+        self.warned = False       # no matplotlib, said once
 
     def p(self, k):
         return self.P[k]
@@ -293,7 +303,6 @@ class Bench:
         return runs
 
     def build(self):
-        os.makedirs(os.path.join(self.out, "plot"), exist_ok=True)
         for s in SCENARIOS:
             for t in s.tables(self):
                 self.tables.append(t)
@@ -302,16 +311,6 @@ class Bench:
                 with open(os.path.join(self.out, t.name + ".tsv"), "w") as f:
                     f.write(t.tsv())
         self.write_rst()
-
-    def gnuplot(self, png, cmds, size=(800, 480)):
-        script = ["set terminal pngcairo size %d,%d font 'sans,9'" % size,
-                  "set output '%s'" % os.path.join(self.out, png)] + cmds
-        path = os.path.join(self.out, "plot", png + ".gp")
-        with open(path, "w") as f:
-            f.write("\n".join(script) + "\n")
-        r = subprocess.run(["gnuplot", path], capture_output=True, text=True)
-        if r.returncode:
-            sys.stderr.write("report: gnuplot %s failed:\n%s" % (png, r.stderr))
 
     def header_lines(self):
         run = {}
@@ -401,8 +400,54 @@ class Bench:
 
 
 # --- plots -----------------------------------------------------------------
+#
+# matplotlib, Agg backend (no display).  One colour per congestion control
+# in the order of the table's rows; ours solid and thicker, the kernel's
+# dashed.
+
+COLORS = ("tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple",
+          "tab:brown", "tab:pink", "tab:gray", "tab:olive", "tab:cyan")
+
+
+def cc_style(i, cc):
+    stock = cc.split("+")[0] in STOCK_ALL
+    return {"color": COLORS[i % len(COLORS)],
+            "linestyle": ("--" if stock else "-") if i < len(COLORS) else ":",
+            "linewidth": 1.5 if stock else 2.2}
+
+
+def new_figure(rep, size=(8, 4.8), rows=1, cols=1):
+    """A figure and its axes, or (None, None) without matplotlib."""
+    if plt is None:
+        if not rep.warned:
+            sys.stderr.write("report: no matplotlib (python3-matplotlib, "
+                             "tools/deps.sh): no plots\n")
+            rep.warned = True
+        return None, None
+    fig, ax = plt.subplots(rows, cols, figsize=size, squeeze=False)
+    return fig, ax
+
+
+def save_figure(rep, fig, table, png):
+    fig.savefig(os.path.join(rep.out, png), dpi=100)
+    plt.close(fig)
+    rep.plots.setdefault(table, []).append(png)
+
+
+def log_axis(axis):
+    """Log scale with plain numbers (0.5, 1, 10) as tick labels."""
+    axis.set_major_formatter(matplotlib.ticker.FuncFormatter(
+        lambda v, _: "%g" % v))
+
+
+def legend_outside(fig, ax):
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=9,
+              borderaxespad=0)
+    fig.tight_layout()
+
 
 def plot_rtt_cdf(rep, scen, title):
+    """RTT probes of every run pooled, one CDF per cc (log time axis)."""
     d = os.path.join(rep.raw, scen)
     series = []
     for cc in rep.ccs:
@@ -413,142 +458,152 @@ def plot_rtt_cdf(rep, scen, title):
             series.append((cc, sorted(v)))
     if not series:
         return
-    dat = os.path.join(rep.out, "plot", scen + "_rtt_cdf.dat")
-    os.makedirs(os.path.dirname(dat), exist_ok=True)
-    with open(dat, "w") as f:
-        for cc, v in series:
-            f.write("# %s\n" % cc)
-            n = len(v)
-            for i, x in enumerate(v):
-                f.write("%g %g\n" % (max(x, 1) / 1000.0, (i + 1) / n))
-            f.write("\n\n")
-    plots = ", ".join(
-        "'%s' index %d using 1:2 with steps lw 2 dt %d title '%s'" % (
-            dat, i, 1 + i // 8, cc)
-        for i, (cc, _) in enumerate(series))
-    rep.gnuplot(scen + "_rtt_cdf.png", [
-        "set title '%s: RTT CDF (all runs pooled)'" % title.split(":")[0],
-        "set xlabel 'RTT (ms, log scale)'", "set ylabel 'fraction of probes'",
-        "set logscale x", "set key bottom right", "set grid",
-        "set yrange [0:1]", "plot " + plots])
-    rep.plots.setdefault(scen, []).append(scen + "_rtt_cdf.png")
+    fig, ax = new_figure(rep)
+    if fig is None:
+        return
+    ax = ax[0][0]
+    for i, (cc, v) in enumerate(series):
+        n = len(v)
+        ax.step([max(x, 1) / 1000.0 for x in v],
+                [(k + 1) / n for k in range(n)], where="post", label=cc,
+                **cc_style(rep.ccs.index(cc), cc))
+    ax.set_xscale("log")
+    log_axis(ax.xaxis)
+    ax.set_ylim(0, 1)
+    ax.set_title("%s: RTT CDF (all runs pooled)" % title.split(":")[0])
+    ax.set_xlabel("RTT (ms, log scale)")
+    ax.set_ylabel("fraction of probes")
+    ax.grid(True, which="both", alpha=0.3)
+    legend_outside(fig, ax)
+    save_figure(rep, fig, scen, scen + "_rtt_cdf.png")
 
 
 def plot_tput(rep, scen, title):
+    """Goodput of all flows together over time, run 1, one line per cc."""
     d = os.path.join(rep.raw, scen)
-    dat = os.path.join(rep.out, "plot", scen + "_tput.dat")
     series = []
-    with open(dat, "w") as f:
-        for cc in rep.ccs:
-            j = read_json(os.path.join(d, "%s.1.json" % cc))
-            if not j or "intervals" not in j:
-                continue
-            f.write("# %s\n" % cc)
-            for iv in j["intervals"]:
-                s = iv["sum"]
-                f.write("%g %g\n" % (s["end"], s["bits_per_second"] / 1e6))
-            f.write("\n\n")
-            series.append(cc)
+    for cc in rep.ccs:
+        j = read_json(os.path.join(d, "%s.1.json" % cc))
+        if not j or "intervals" not in j:
+            continue
+        series.append((cc, [iv["sum"]["end"] for iv in j["intervals"]],
+                       [iv["sum"]["bits_per_second"] / 1e6
+                        for iv in j["intervals"]]))
     if not series:
         return
-    plots = ", ".join("'%s' index %d using 1:2 with linespoints lw 2 dt %d "
-                      "title '%s'" % (dat, i, 1 + i // 8, cc)
-                      for i, cc in enumerate(series))
-    rep.gnuplot(scen + "_tput.png", [
-        "set title '%s: goodput over time, all flows (run 1, sender side)'"
-        % title.split(":")[0],
-        "set xlabel 'time (s)'", "set ylabel 'Mbit/s'", "set grid",
-        "set key bottom right", "set yrange [0:%g]" % (rep.rate * 1.2),
-        "plot " + plots])
-    rep.plots.setdefault(scen, []).append(scen + "_tput.png")
+    fig, ax = new_figure(rep)
+    if fig is None:
+        return
+    ax = ax[0][0]
+    for cc, x, y in series:
+        ax.plot(x, y, marker="o", markersize=3, label=cc,
+                **cc_style(rep.ccs.index(cc), cc))
+    ax.axhline(rep.rate, color="black", linestyle=":", linewidth=1,
+               label="capacity")
+    ax.set_ylim(0, rep.rate * 1.2)
+    ax.set_title("%s: goodput over time, all flows (run 1, sender side)"
+                 % title.split(":")[0])
+    ax.set_xlabel("time (s)")
+    ax.set_ylabel("Mbit/s")
+    ax.grid(True, alpha=0.3)
+    legend_outside(fig, ax)
+    save_figure(rep, fig, scen, scen + "_tput.png")
 
 
 def plot_incast(rep, t, ns):
-    """Last flow's completion / ideal per cc and N, median with range."""
-    scen = t.name
-    dat = os.path.join(rep.out, "plot", scen + "_incast.dat")
-    with open(dat, "w") as f:
-        for i, cc in enumerate(t.ccs):
-            row = [str(i), cc]
-            for n in ns:
-                row += [fmt(x, 3) for x in t.stat(cc, "last%d" % n)]
-            f.write(" ".join(x if x != "n/a" else "NaN" for x in row) + "\n")
+    """Last flow's completion / ideal per cc and N: bars at the median of
+    the runs, whiskers over their range."""
+    fig, ax = new_figure(rep)
+    if fig is None:
+        return
+    ax = ax[0][0]
     w = 0.8 / len(ns)
-    plots = []
     for k, n in enumerate(ns):
-        x = "($1-0.4+%g)" % (w * (k + 0.5))
-        plots.append("'%s' using %s:%d%s with boxes title 'N=%d'" % (
-            dat, x, 3 + 3 * k, ":xtic(2)" if k == 0 else "", n))
-        plots.append("'%s' using %s:%d:%d:%d with yerrorbars lc 'black' "
-                     "pt 0 notitle" % (dat, x, 3 + 3 * k, 4 + 3 * k, 5 + 3 * k))
-    rep.gnuplot(scen + "_incast.png", [
-        "set title '%s, last flow completion / ideal "
-        "(median of the runs, bars: range)'" % t.title.split(" through")[0],
-        "set style fill solid 0.5 border -1", "set boxwidth %g" % w,
-        "set ylabel 'last completion / ideal'", "set grid ytics",
-        "set yrange [0:*]", "set xrange [-0.6:%g]" % (len(t.ccs) - 0.4),
-        "set xtics rotate by -30", "set key top left",
-        "plot " + ", ".join(plots) +
-        ", 1.3 with lines dt 2 lc 'black' title '1.3 x ideal'"])
-    rep.plots[scen] = [scen + "_incast.png"]
+        xs, ys, lo, hi = [], [], [], []
+        for i, cc in enumerate(t.ccs):
+            m, a, b = t.stat(cc, "last%d" % n)
+            if isnan(m):
+                continue
+            xs.append(i - 0.4 + w * (k + 0.5))
+            ys.append(m)
+            lo.append(m - a)
+            hi.append(b - m)
+        ax.bar(xs, ys, width=w, color=COLORS[k % len(COLORS)], alpha=0.7,
+               edgecolor="black", linewidth=0.5, label="N=%d" % n)
+        ax.errorbar(xs, ys, yerr=[lo, hi], fmt="none", ecolor="black",
+                    capsize=2, linewidth=1)
+    ax.axhline(1.3, color="black", linestyle="--", linewidth=1,
+               label="1.3 x ideal")
+    ax.set_xticks(range(len(t.ccs)))
+    ax.set_xticklabels(t.ccs, rotation=30, ha="right")
+    ax.set_xlim(-0.6, len(t.ccs) - 0.4)
+    ax.set_ylim(bottom=0)
+    ax.set_title("%s, last flow completion / ideal\n(median of the runs, "
+                 "bars: range)" % t.title.split(" through")[0])
+    ax.set_ylabel("last completion / ideal")
+    ax.grid(True, axis="y", alpha=0.3)
+    ax.legend(loc="upper left", fontsize=9)
+    fig.tight_layout()
+    save_figure(rep, fig, t.name, t.name + "_incast.png")
 
 
 def plot_flows(rep, t, series, binw):
-    """Goodput of every flow over time, one panel per cc (scenario 4)."""
+    """Goodput of every flow over time (run 1, at the receiver), one
+    panel per cc (scenario 4)."""
     ccs = [cc for cc in rep.ccs if cc in series]
     if not ccs:
         return
-    dat = os.path.join(rep.out, "plot", "s4_flows.dat")
-    with open(dat, "w") as f:
-        for cc in ccs:
-            for lo, hi, v in series[cc]:
-                for i in range(lo, hi + 1):
-                    f.write("%g %g\n" % ((i + 0.5) * binw, v.get(i, 0.0)))
-                f.write("\n\n")
     cols = 2
     rows = (len(ccs) + cols - 1) // cols
-    cmds = ["set multiplot layout %d,%d title 'Scenario 4: goodput per flow "
-            "over time (run 1, at the receiver)'" % (rows, cols),
-            "set grid", "set yrange [0:%g]" % (rep.rate * 1.1),
-            "set xlabel 'time (s)'", "set ylabel 'Mbit/s'", "unset key"]
-    idx = 0
-    for cc in ccs:
-        n = len(series[cc])
-        cmds.append("set title '%s'" % cc)
-        cmds.append("plot " + ", ".join(
-            "'%s' index %d using 1:2 with lines lw 2" % (dat, idx + k)
-            for k in range(n)))
-        idx += n
-    cmds.append("unset multiplot")
-    rep.gnuplot("s4_flows.png", cmds, size=(900, 260 * rows))
-    rep.plots["s4"] = ["s4_flows.png"]
+    fig, axs = new_figure(rep, size=(9, 2.6 * rows), rows=rows, cols=cols)
+    if fig is None:
+        return
+    for i, cc in enumerate(ccs):
+        ax = axs[i // cols][i % cols]
+        for k, (lo, hi, v) in enumerate(series[cc]):
+            ax.plot([(b + 0.5) * binw for b in range(lo, hi + 1)],
+                    [v.get(b, 0.0) for b in range(lo, hi + 1)],
+                    linewidth=1.8, color=COLORS[k % len(COLORS)],
+                    label="flow %d" % (k + 1))
+        ax.set_title(cc, fontsize=10)
+        ax.set_ylim(0, rep.rate * 1.1)
+        ax.set_xlabel("time (s)")
+        ax.set_ylabel("Mbit/s")
+        ax.grid(True, alpha=0.3)
+    for i in range(len(ccs), rows * cols):
+        axs[i // cols][i % cols].set_visible(False)
+    axs[0][0].legend(loc="upper right", fontsize=8)
+    fig.suptitle("%s: goodput per flow over time (run 1, at the receiver)"
+                 % t.title.split(":")[0])
+    fig.tight_layout()
+    save_figure(rep, fig, t.name, "s4_flows.png")
 
 
 def plot_jitter(rep, t, js):
     """Goodput and RTT p99 against the jitter, one line per cc."""
-    name, ccs = t.name, t.ccs
     for metric, ylabel, logy in (("util", "goodput (% of the link)", False),
                                  ("p99_", "RTT p99 (ms, log scale)", True)):
-        dat = os.path.join(rep.out, "plot", "%s_%s.dat" % (name, metric))
-        with open(dat, "w") as f:
-            for cc in ccs:
-                f.write("# %s\n" % cc)
-                for j in js:
-                    v = t.stat(cc, "%s%d" % (metric, j))[0]
-                    if not isnan(v):
-                        f.write("%d %g\n" % (j, v / 1000.0 if logy else v))
-                f.write("\n\n")
-        plots = ", ".join(
-            "'%s' index %d using 1:2 with linespoints lw 2 dt %d title '%s'"
-            % (dat, i, 1 + i // 8, cc) for i, cc in enumerate(ccs))
-        png = "%s_%s.png" % (name, metric.rstrip("_"))
-        rep.gnuplot(png, [
-            "set title '%s'" % t.title.replace("'", ""),
-            "set xlabel 'jitter J (us, uniform +-J)'", "set ylabel '%s'" % ylabel,
-            "set grid", "set key outside right"] +
-            (["set logscale y"] if logy else ["set yrange [0:105]"]) +
-            ["plot " + plots])
-        rep.plots.setdefault(name, []).append(png)
+        fig, ax = new_figure(rep)
+        if fig is None:
+            return
+        ax = ax[0][0]
+        for i, cc in enumerate(t.ccs):
+            pts = [(j, t.stat(cc, "%s%d" % (metric, j))[0]) for j in js]
+            pts = [(j, v / 1000.0 if logy else v) for j, v in pts if not isnan(v)]
+            if pts:
+                ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o",
+                        markersize=4, label=cc, **cc_style(i, cc))
+        if logy:
+            ax.set_yscale("log")
+            log_axis(ax.yaxis)
+        else:
+            ax.set_ylim(0, 105)
+        ax.set_title(t.title)
+        ax.set_xlabel("jitter J (us, uniform +-J)")
+        ax.set_ylabel(ylabel)
+        ax.grid(True, which="both", alpha=0.3)
+        legend_outside(fig, ax)
+        save_figure(rep, fig, t.name, "%s_%s.png" % (t.name, metric.rstrip("_")))
 
 
 # --- scenarios -------------------------------------------------------------
