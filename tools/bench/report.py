@@ -613,19 +613,31 @@ def plot_jitter(rep, t, js):
 # tables(rep) reads raw/sN/ and returns its tables ([] when the run did not
 # record it), adding its plots to rep.plots.
 
+def scenario_names():
+    """{number: name} from BENCH_NAMES in params.sh (beside this file)."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "params.sh")
+    m = re.search(r'^BENCH_NAMES="([^"]*)"', open(path).read(), re.M)
+    return {int(w.split(":")[0]): w.split(":")[1] for w in m.group(1).split()}
+
+
+NAMES = scenario_names()
+
+
 class Scenario:
     """num: the scenario's number (raw/sN/, sN.md, sN.tsv, the SN_*
-    settings of params.sh).  what: the title after "Scenario N: ", or a
-    function of the run giving it."""
+    settings of params.sh); its name comes from params.sh's BENCH_NAMES.
+    what: the title after "Scenario N (name): ", or a function of the run
+    giving it."""
 
     def __init__(self, num, what):
         self.num, self.what = num, what
+        self.name = NAMES[num]
         self.tag = "s%d" % num
         self.key = self.tag.upper()
 
     def title(self, rep, sub=""):
         what = self.what(rep) if callable(self.what) else self.what
-        return "Scenario %d%s: %s" % (self.num, sub, what)
+        return "Scenario %d%s (%s): %s" % (self.num, sub, self.name, what)
 
     def tables(self, rep):
         raise NotImplementedError
@@ -1336,7 +1348,8 @@ def check(out):
     P = read_kv_file(os.path.join(out, "params.env"))
     G = read_kv_file(os.path.join(out, "guest.txt"))
     errs = []
-    scen = P.get("BENCH_SCENARIOS", "").split()
+    num = {name: str(n) for n, name in NAMES.items()}
+    scen = [num.get(s, s) for s in P.get("BENCH_SCENARIOS", "").split()]
     if not scen:
         errs.append("no BENCH_SCENARIOS in params.env")
     for s in scen:
