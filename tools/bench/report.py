@@ -1322,7 +1322,9 @@ class Share(Scenario):
 
 
 # The registry: every scenario once, in report order.  A new scenario is a
-# class above (or an instance of one) and a line here.
+# class above (or another instance of one), a line here, its NUMBER:name in
+# params.sh's BENCH_NAMES and its case in scenarios.sh.  A new congestion
+# control needs nothing here: the rows are the ccs guest.txt lists.
 SCENARIOS = [
     Bulk(1, "deep drop-tail FIFO, long flows", targets=targets_s1),
     Bulk(2, "shallow ECN-marking queue, long flows", ecn=True, targets=targets_s2),
