@@ -435,7 +435,8 @@ def save_figure(rep, fig, table, png):
 
 
 def log_axis(axis):
-    """Log scale with plain numbers (0.5, 1, 10) as tick labels."""
+    """Log scale ticked at 1, 2, 5 x 10^k, labelled in plain numbers."""
+    axis.set_major_locator(matplotlib.ticker.LogLocator(subs=(1.0, 2.0, 5.0)))
     axis.set_major_formatter(matplotlib.ticker.FuncFormatter(
         lambda v, _: "%g" % v))
 
@@ -583,16 +584,21 @@ def plot_jitter(rep, t, js):
     """Goodput and RTT p99 against the jitter, one line per cc."""
     for metric, ylabel, logy in (("util", "goodput (% of the link)", False),
                                  ("p99_", "RTT p99 (ms, log scale)", True)):
-        fig, ax = new_figure(rep)
-        if fig is None:
-            return
-        ax = ax[0][0]
+        lines = []
         for i, cc in enumerate(t.ccs):
             pts = [(j, t.stat(cc, "%s%d" % (metric, j))[0]) for j in js]
             pts = [(j, v / 1000.0 if logy else v) for j, v in pts if not isnan(v)]
             if pts:
-                ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o",
-                        markersize=4, label=cc, **cc_style(i, cc))
+                lines.append((i, cc, pts))
+        if not lines:
+            continue
+        fig, ax = new_figure(rep)
+        if fig is None:
+            return
+        ax = ax[0][0]
+        for i, cc, pts in lines:
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o",
+                    markersize=4, label=cc, **cc_style(i, cc))
         if logy:
             ax.set_yscale("log")
             log_axis(ax.yaxis)
