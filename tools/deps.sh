@@ -25,13 +25,13 @@ PKGS=(
 	clang-14 libclang-rt-14-dev
 	# network tests, demo and benchmark
 	iproute2 iperf3 sockperf iputils-ping tcpdump ethtool jq bc procps
-	gnuplot-nox
 	# tracing recipes of admin-guide.rst, run by the observe tests
 	bpftrace linux-perf
-	# benchmark report and per-ACK cost (make bench)
+	# benchmark report and per-ACK cost (make bench); the report's plots
+	# need python3-matplotlib (below, with make sim's)
 	python3 valgrind
 	# ns-3 models of the cores (make sim): ns-3 3.37 and what its link
-	# line needs; matplotlib for the plots
+	# line needs; matplotlib for the plots (make sim's, make bench's)
 	libns3-dev libgsl-dev python3-matplotlib
 )
 

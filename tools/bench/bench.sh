@@ -9,7 +9,9 @@
 #                               that the tables come out well formed (make
 #                               check runs it)
 #   BENCH_SCENARIOS="1 3" BENCH_RUNS=5 make bench    and any other setting
-#                               of tools/bench/params.sh
+#                               of tools/bench/params.sh; scenarios by
+#                               number or name (BENCH_SCENARIOS="deep-fifo
+#                               incast", BENCH_NAMES in params.sh)
 #   make bench-612              the same suite in a VM booting Debian 13's
 #                               6.12 (tools/bench/bench-612.sh), modules
 #                               built against it

@@ -20,7 +20,16 @@
 BENCH_STOCK=${BENCH_STOCK:-"cubic dctcp vegas nv cdg bbr"}
 BENCH_OURS=${BENCH_OURS:-"swift timely timely-patched"}
 BENCH_RUNS=${BENCH_RUNS:-3}		# repeats of every measurement
+# Scenarios to run, by number or name (BENCH_SCENARIOS="deep-fifo 3").
 BENCH_SCENARIOS=${BENCH_SCENARIOS:-"1 2 3 4 5 6 7 8 9 10 11 12"}
+
+# Every scenario's number and short name.  The names are stable (scripts
+# and BENCH_SCENARIOS use them) and head the tables; the number names the
+# files (raw/sN/, sN.md, sN.tsv, sN_*.png) and the SN_* settings below.
+# report.py reads this list.
+BENCH_NAMES="1:deep-fifo 2:ecn-queue 3:incast 4:join-leave 5:rpc-load
+	6:two-path 7:jitter 8:many-flows 9:rtt-fair 10:shallow-fifo
+	11:incast-ecn 12:cc-share"
 
 # The emulated network (dumbbell, lib.sh topo_dumbbell / topo_shape).
 BENCH_RATE=${BENCH_RATE:-100}		# Mbit/s at the bottleneck
@@ -133,6 +142,42 @@ if [ "${BENCH_SMOKE:-0}" = 1 ]; then
 	S1_SECS=3
 	S1_WARM=1
 fi
+
+# bench_scenario_number NUMBER|NAME: the scenario's number (status 1 when
+# there is no such scenario).
+bench_scenario_number() {
+	local w
+	for w in $BENCH_NAMES; do
+		if [ "$1" = "${w%%:*}" ] || [ "$1" = "${w#*:}" ]; then
+			echo "${w%%:*}"
+			return 0
+		fi
+	done
+	return 1
+}
+
+# bench_scenario_name NUMBER: the scenario's name.
+bench_scenario_name() {
+	local w
+	for w in $BENCH_NAMES; do
+		[ "$1" = "${w%%:*}" ] && echo "${w#*:}" && return 0
+	done
+	return 1
+}
+
+# BENCH_SCENARIOS as numbers from here on (the guest's dispatch, the
+# record in params.env, report.py --check).
+_bench_nums=""
+for _s in $BENCH_SCENARIOS; do
+	if ! _n=$(bench_scenario_number "$_s"); then
+		echo "bench: no scenario '$_s' (scenarios:" \
+			"$(echo "$BENCH_NAMES" | tr -s '\n\t' '  '))" >&2
+		exit 1
+	fi
+	_bench_nums="$_bench_nums $_n"
+done
+BENCH_SCENARIOS=${_bench_nums# }
+unset _bench_nums _s _n
 
 # bench_vars: every setting above, one NAME=VALUE a line (for the record).
 bench_vars() {

@@ -364,8 +364,10 @@ scenario_share() {
 	done
 }
 
+# BENCH_SCENARIOS: numbers here (params.sh turns names into numbers).
 for s in $BENCH_SCENARIOS; do
 	t0=$(date +%s)
+	say "$(stamp) scenario $s ($(bench_scenario_name "$s"))"
 	case $s in
 	1) scenario_bulk s1 "$S1_LIMIT" fifo 0 "$S1_FLOWS" "$S1_SECS" "$S1_WARM" ;;
 	2) scenario_bulk s2 "$S2_LIMIT" red "$S2_RED_KB" "$S2_FLOWS" "$S2_SECS" "$S2_WARM" ;;
@@ -382,7 +384,7 @@ for s in $BENCH_SCENARIOS; do
 	*) say "no scenario $s"; continue ;;
 	esac
 	echo "s${s}_secs=$(($(date +%s) - t0))" >> "$OUT/guest.txt"
-	say "$(stamp) scenario $s took $(($(date +%s) - t0)) s"
+	say "$(stamp) scenario $s ($(bench_scenario_name "$s")) took $(($(date +%s) - t0)) s"
 done
 trap - EXIT
 # VM time (since the guest kernel booted), without waiting for the VM lock.
