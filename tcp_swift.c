@@ -295,7 +295,18 @@ static void swift_trace(const struct sock *sk, const struct swift *ca,
 			   ca->s.last_target_us, ca->s.ep_delay_x8 >> 3);
 }
 
-static void swift_apply(struct sock *sk, const struct swift_params *prm)
+/*
+ * Swift's window onto TCP's.  In fast recovery and after a timeout
+ * (state: the TCP state now, or the one being entered) the window follows
+ * the ACKs as tcp_bbr.c keeps it (dcc_sk_recovery_cwnd(): packet
+ * conservation in recovery, growth by what is delivered after a timeout,
+ * never above Swift's window): cong_control replaces TCP's own PRR, and
+ * without this the cut window returned whole on the first ACK after a
+ * timeout.  An event without an ACK (rs NULL) never raises the window
+ * there.
+ */
+static void swift_apply(struct sock *sk, const struct swift_params *prm,
+			const struct rate_sample *rs, u8 state)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct swift *ca = inet_csk_ca(sk);
@@ -305,6 +316,10 @@ static void swift_apply(struct sock *sk, const struct swift_params *prm)
 	u32 gain = paced ? 100 : READ_ONCE(pacing_headroom_pct);
 	u32 cwnd = max_t(u32, swift_cwnd_pkts(&ca->s), SWIFT_MIN_TCP_CWND);
 	u32 rtt;
+
+	if (state >= TCP_CA_Recovery)
+		cwnd = rs ? dcc_sk_recovery_cwnd(sk, rs, cwnd) :
+			    min(cwnd, tcp_snd_cwnd(tp));
 
 	if (paced && !(ca->s.flags & SWIFT_F_GLUE_PACED))
 		swift_count(sk, SWIFT_MIB_PACED_ENTER);
@@ -335,7 +350,7 @@ static void swift_init(struct sock *sk)
 	dcc_plb_link_init(sk, &ca->plb);
 	dcc_ts_sock_init(&swift_ts, &ca->ts);
 	dcc_pacing_request(sk);
-	swift_apply(sk, prm);
+	swift_apply(sk, prm, NULL, inet_csk(sk)->icsk_ca_state);
 	rcu_read_unlock();
 }
 
@@ -430,7 +445,7 @@ static void swift_cong_control(DCC_CONG_CONTROL_ARGS)
 	 */
 	has_sample = swift_plb_sample(&ca->s, &a, &above);
 	dcc_plb_link_ack(sk, &ca->plb, rs, has_sample, above);
-	swift_apply(sk, prm);
+	swift_apply(sk, prm, rs, inet_csk(sk)->icsk_ca_state);
 	rcu_read_unlock();
 }
 
@@ -463,7 +478,7 @@ static void swift_rto(struct sock *sk, const struct swift_params *prm)
 	reset = ca->s.retx_cnt >= prm->retx_reset;
 	swift_count(sk, reset ? SWIFT_MIB_RTO_RESET : SWIFT_MIB_RTO_CUT);
 	swift_trace(sk, ca, old, reset ? SWIFT_R_RTO_RESET : SWIFT_R_RTO);
-	swift_apply(sk, prm);
+	swift_apply(sk, prm, NULL, TCP_CA_Loss);
 }
 
 static void swift_set_state(struct sock *sk, u8 new_state)
@@ -484,7 +499,7 @@ static void swift_set_state(struct sock *sk, u8 new_state)
 					  dcc_srtt_us(tp))) {
 		swift_count(sk, SWIFT_MIB_RECOVERY_CUT);
 		swift_trace(sk, ca, old, SWIFT_R_RECOVERY);
-		swift_apply(sk, prm);
+		swift_apply(sk, prm, NULL, TCP_CA_Recovery);
 	}
 	rcu_read_unlock();
 }

@@ -261,9 +261,8 @@ static void timely_apply(struct sock *sk, const struct timely_params *e,
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	const struct timely *ca = inet_csk_ca(sk);
-	u8 state = inet_csk(sk)->icsk_ca_state;
 	u32 base = ca->s.base_rtt_us ? ca->s.base_rtt_us : dcc_srtt_us(tp);
-	u32 cwnd, acked;
+	u32 cwnd;
 
 	dcc_pacing_set_rate(sk, ca->s.rate_bytes_ps);
 	if (!rs)
@@ -271,19 +270,7 @@ static void timely_apply(struct sock *sk, const struct timely_params *e,
 	cwnd = dcc_sk_safeguard_cwnd(sk, ca->s.rate_bytes_ps,
 				     max(base, e->t_high_us),
 				     READ_ONCE(cwnd_gain_pct), TIMELY_MIN_CWND);
-	if (state >= TCP_CA_Recovery) {
-		u32 now = tcp_snd_cwnd(tp);
-
-		acked = rs->acked_sacked > 0 ? rs->acked_sacked : 0;
-		if (rs->losses > 0)
-			now = now > (u32)rs->losses ? now - rs->losses : 1;
-		if (state == TCP_CA_Recovery)
-			now = max(now, tcp_packets_in_flight(tp) + acked);
-		else
-			now += acked;
-		cwnd = clamp(now, 1U, cwnd);
-	}
-	tcp_snd_cwnd_set(tp, cwnd);
+	tcp_snd_cwnd_set(tp, dcc_sk_recovery_cwnd(sk, rs, cwnd));
 }
 
 /*

@@ -86,6 +86,29 @@ static inline u32 dcc_safeguard_cwnd(u64 rate_bytes_ps, u32 rtt_us, u32 mss,
 				    dcc_min_u32(min_pkts, hi), hi);
 }
 
+/*
+ * The window during loss recovery, as tcp_bbr.c keeps it, for a module
+ * that sets TCP's window itself (cong_control: TCP's own PRR does not run):
+ * "now" is TCP's window before this ACK, "target" the module's window.
+ * The packets the ACK reports lost leave the window first.  In fast
+ * recovery (in_loss false) packet conservation: at least what is in
+ * flight plus what this ACK delivered may be outstanding.  After a
+ * retransmit timeout (in_loss true) the window grows from the one TCP
+ * set by what each ACK delivers (slow start), instead of the target
+ * returning whole on the first ACK.  Never above target, at least 1.
+ */
+static inline u32 dcc_recovery_cwnd(bool in_loss, u32 now, u32 in_flight,
+				    u32 acked, u32 losses, u32 target)
+{
+	now = now > losses ? now - losses : 1;
+	if (in_loss)
+		now = now + acked < now ? ~0U : now + acked;
+	else
+		now = dcc_max_u32(now, in_flight + acked < in_flight ?
+				  ~0U : in_flight + acked);
+	return dcc_max_u32(dcc_min_u32(now, target), 1);
+}
+
 /* Megabits per second to bytes per second. */
 static inline u64 dcc_mbps_to_bytes_ps(u32 mbps)
 {
@@ -127,6 +150,25 @@ static inline u32 dcc_sk_safeguard_cwnd(const struct sock *sk,
 
 	return dcc_safeguard_cwnd(rate_bytes_ps, rtt_us, tp->mss_cache,
 				  gain_pct, min_cwnd, tp->snd_cwnd_clamp);
+}
+
+/*
+ * dcc_recovery_cwnd() for sk and this ACK's rate sample: the window to
+ * set while TCP is in fast recovery or Loss; target outside them.
+ */
+static inline u32 dcc_sk_recovery_cwnd(const struct sock *sk,
+				       const struct rate_sample *rs,
+				       u32 target)
+{
+	const struct tcp_sock *tp = tcp_sk(sk);
+	u8 state = inet_csk(sk)->icsk_ca_state;
+
+	if (state < TCP_CA_Recovery)
+		return target;
+	return dcc_recovery_cwnd(state == TCP_CA_Loss, tcp_snd_cwnd(tp),
+				 tcp_packets_in_flight(tp),
+				 rs->acked_sacked > 0 ? rs->acked_sacked : 0,
+				 rs->losses > 0 ? rs->losses : 0, target);
 }
 
 /* tcp_congestion_ops.min_tso_segs: single segments at low rates. */

@@ -412,6 +412,34 @@ static void test_safeguard_cwnd(void **state)
 					    0), 1);
 }
 
+/* The window in loss recovery (dcc_recovery_cwnd, as tcp_bbr.c keeps it). */
+static void test_recovery_cwnd(void **state)
+{
+	u32 w = 1;
+	int i;
+
+	(void)state;
+	/* After a timeout TCP left 1: one delivered gives 2, not the target. */
+	assert_int_equal(dcc_recovery_cwnd(true, 1, 0, 1, 0, 10), 2);
+	/* ... and it grows by what is delivered (doubling a round) ... */
+	for (i = 0; i < 3; i++)
+		w = dcc_recovery_cwnd(true, w, w, w, 0, 100);
+	assert_int_equal(w, 8);
+	/* ... up to the target, never above it. */
+	assert_int_equal(dcc_recovery_cwnd(true, 8, 8, 8, 0, 10), 10);
+	/* Losses leave first: 10 - 4 + 1. */
+	assert_int_equal(dcc_recovery_cwnd(true, 10, 6, 1, 4, 100), 7);
+	/* Fast recovery: packet conservation, in flight + delivered ... */
+	assert_int_equal(dcc_recovery_cwnd(false, 3, 6, 2, 0, 100), 8);
+	/* ... or the window if larger, bounded by the target. */
+	assert_int_equal(dcc_recovery_cwnd(false, 20, 6, 2, 0, 12), 12);
+	/* More losses than window, no target: at least 1 packet. */
+	assert_int_equal(dcc_recovery_cwnd(true, 2, 0, 0, 5, 0), 1);
+	/* No wrap at the top. */
+	assert_int_equal(dcc_recovery_cwnd(true, ~0U, 0, 5, 0, ~0U), ~0U);
+	assert_int_equal(dcc_recovery_cwnd(false, 1, ~0U, 5, 0, ~0U), ~0U);
+}
+
 static void test_window_from_rate(void **state)
 {
 	struct test_rng rng = { 31337 };
@@ -510,6 +538,7 @@ int main(void)
 		cmocka_unit_test(test_fractional_window_gap),
 		cmocka_unit_test(test_window_from_rate),
 		cmocka_unit_test(test_safeguard_cwnd),
+		cmocka_unit_test(test_recovery_cwnd),
 		cmocka_unit_test(test_window_from_rate_huge),
 	};
 

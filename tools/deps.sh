@@ -19,6 +19,8 @@ PKGS=(
 	# Debian 13's 6.12 beside 6.1 (tools/kernel-612.sh): a trixie build
 	# tree, the mirror check, the image's .ko.xz modules
 	debootstrap curl xz-utils
+	# packetdrill (selftests/tcp_packetdrill.sh), built from ../shared/tools
+	bison flex
 	# unit tests
 	libcmocka-dev pkg-config
 	# fuzzing the cores (tests/fuzz): clang with libFuzzer and sanitizers
