@@ -635,11 +635,13 @@ class Scenario:
     what: the title after "Scenario N (name): ", or a function of the run
     giving it."""
 
-    def __init__(self, num, what):
+    def __init__(self, num, what, ecn=False, targets=None):
         self.num, self.what = num, what
         self.name = NAMES[num]
         self.tag = "s%d" % num
         self.key = self.tag.upper()
+        # ecn: through the RED queue; targets(rep, table, ...) judges rows
+        self.ecn, self.targets = ecn, targets
 
     def title(self, rep, sub=""):
         what = self.what(rep) if callable(self.what) else self.what
@@ -725,10 +727,6 @@ class Bulk(Scenario):
     of SN_LIMIT packets, or (ecn) a RED queue marking from SN_RED_KB:
     goodput, Jain's index, RTT under load (ping), losses.  targets(rep,
     table, idle RTT p99) judges the rows."""
-
-    def __init__(self, num, what, ecn=False, targets=None):
-        Scenario.__init__(self, num, what)
-        self.ecn, self.targets = ecn, targets
 
     def tables(self, rep):
         scen, key = self.tag, self.key
@@ -839,10 +837,6 @@ class Incast(Scenario):
     receiver, through a drop-tail FIFO or (ecn) a RED queue: the last
     flow's completion against the ideal, RTOs, drops.  targets(rep,
     table, [N, ...]) judges the rows."""
-
-    def __init__(self, num, what, ecn=False, targets=None):
-        Scenario.__init__(self, num, what)
-        self.ecn, self.targets = ecn, targets
 
     def tables(self, rep):
         scen, key = self.tag, self.key
