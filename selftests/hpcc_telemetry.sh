@@ -101,7 +101,7 @@ check "the receiver's copy has the router's record (remlen 6 -> 3)" \
 check "the record carries the router's line rate ($RATE Mbit/s)" \
 	test -n "$rx" -a "$(byte "${rx:-00}" 72 4)" = $RATE
 qmax=$(while read -r h; do byte "$h" 76 4; done < "$tmp/srv.hex" | sort -n | tail -1)
-log "largest queue depth seen by the receiver's first ${#qmax} records: $qmax B"
+log "largest queue depth in the receiver's first $(wc -l < "$tmp/srv.hex") records: $qmax B"
 expect "queue depths are available (not 0xffffffff)" "${qmax:-0} < 4294967295"
 # The ACKs coming back: the echo option (0x1e) after the trace, 1 record.
 ack=$(pick is_echo "$tmp/cli.hex")
