@@ -510,8 +510,6 @@ static void hpcc_cong_control(DCC_CONG_CONTROL_ARGS)
 		hpcc_params_default(&c->p, w, READ_ONCE(ai_flows));
 		c->p.eta_fx = dcc_fx_from_milli(READ_ONCE(eta_permille));
 		c->p.max_stage = READ_ONCE(max_stage);
-		c->p.w_min_bytes = dcc_min_u32(tp->mss_cache,
-					       c->p.w_max_bytes);
 		hpcc_init(&c->s, &c->p, w);
 		c->started = true;
 	}
