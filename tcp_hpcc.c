@@ -279,8 +279,9 @@ static void hpcc_rec_read(struct hpcc_rec *r, const u8 *p)
 }
 
 /*
- * A data segment's trace: the records the routers filled, in path order
- * (the first router's is last in the option).  Returns their number.
+ * A data segment's trace: the records the routers filled, from *first on,
+ * the last router's first (the first router's is last in the option).
+ * Returns their number.
  */
 static u32 hpcc_trace_parse(const struct sock *sk, const u8 *o, u32 olen,
 			    const u8 **first, bool *overflow)
@@ -301,7 +302,7 @@ static u32 hpcc_trace_parse(const struct sock *sk, const u8 *o, u32 olen,
 	filled = (data - t->remlen * 4U) / HPCC_REC_LEN;
 	*overflow = t->overflow;
 	*first = o + 4 + sizeof(*t) + t->remlen * 4U;
-	return dcc_min_u32(filled, HPCC_MAX_HOPS);
+	return filled;
 }
 
 /*
@@ -316,7 +317,7 @@ static void hpcc_probe(void *data, struct sock *sk, struct sk_buff *skb)
 	struct hpcc_ca *ca = inet_csk_ca(sk);
 	const u8 *h, *o, *rec;
 	struct hpcc_conn *c;
-	u32 hlen, off, olen, n, i;
+	u32 hlen, off, olen, f, n, i;
 	bool overflow = false;
 
 	if (inet_csk(sk)->icsk_ca_ops != &hpcc_ops)
@@ -340,19 +341,20 @@ static void hpcc_probe(void *data, struct sock *sk, struct sk_buff *skb)
 		o = h + off;
 		if (o[0] == IPV6_TLV_IOAM &&
 		    skb->len > tcp_hdrlen(skb)) {
-			n = hpcc_trace_parse(sk, o, olen, &rec, &overflow);
-			if (!n)
+			f = hpcc_trace_parse(sk, o, olen, &rec, &overflow);
+			if (!f)
 				continue;
 			hpcc_count(sk, HPCC_MIB_TRACE_RX);
 			if (overflow)
 				hpcc_count(sk, HPCC_MIB_OVERFLOW);
 			if (!c->echo && !hpcc_opt_install(sk, c, true))
 				continue;
-			n = dcc_min_u32(n, c->slots);
+			/* The first routers' records, in path order. */
+			n = dcc_min_u32(f, c->slots);
 			c->echo[2] = n;
 			for (i = 0; i < n; i++)
 				memcpy(c->echo + 4 + i * HPCC_REC_LEN,
-				       rec + (n - 1 - i) * HPCC_REC_LEN,
+				       rec + (f - 1 - i) * HPCC_REC_LEN,
 				       HPCC_REC_LEN);
 		} else if (o[0] == HPCC_ECHO_OPT && olen >= 4) {
 			n = dcc_min_u32(o[2], (olen - 4) / HPCC_REC_LEN);
