@@ -27,7 +27,7 @@
 # KDIR defaults to the running kernel's build tree when it exists, else the
 # newest installed Debian -amd64 headers (tools/vm/kver.sh picks it).
 
-MODULES := tcp_swift tcp_timely tcp_plb tcp_dcqcn
+MODULES := tcp_swift tcp_timely tcp_plb tcp_dcqcn tcp_hpcc
 SRCDIR  := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 
 ifeq ($(origin KDIR), undefined)
