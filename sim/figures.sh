@@ -7,16 +7,17 @@
 #   FCT_MS   open-loop arrival window (ms), fat-tree k=4, 10 Gbit/s
 #   LOADS    open-loop loads (%)
 #   INCASTS  incast fan-ins at 100 Gbit/s
-#   Q95_MS   95 %-load arrival window at 10 Gbit/s (100 Gbit/s: a tenth)
+#   Q95_MS   95 %-load arrival window at 10 Gbit/s (100 Gbit/s: a tenth,
+#            rounded up to whole ms)
 #   SCEN     which scenarios: fct incast q95
 set -euo pipefail
 cd "$(dirname "$0")"
 SIM=build/dccsim
 OUT=${OUT:-out}
-FCT_MS=${FCT_MS:-20}
+FCT_MS=${FCT_MS:-10}
 LOADS=${LOADS:-30 50 70}
 INCASTS=${INCASTS:-10 100 1000}
-Q95_MS=${Q95_MS:-10}
+Q95_MS=${Q95_MS:-5}
 SCEN=${SCEN:-fct incast q95}
 CCS=${CCS:-swift,timely,dcqcn,dctcp,cubic,bbr}
 mkdir -p "$OUT"
@@ -37,7 +38,7 @@ for s in $SCEN; do
 		done ;;
 	q95)
 		for r in 10 100; do
-			ms=$(echo "$Q95_MS * 10 / $r" | bc -l | sed 's/0*$//;s/\.$//')
+			ms=$((r == 100 ? (Q95_MS + 9) / 10 : Q95_MS))
 			echo "== fat-tree k=4, $r Gbit/s, web search at 95 % load, $ms ms of arrivals"
 			$SIM --topo=fattree --k=4 --workload=open --cdf=websearch --load=95 --rate="$r" \
 				--buffer=$((r == 100 ? 2000 : 600)) --duration="$ms" --cc="$CCS" \

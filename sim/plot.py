@@ -13,6 +13,9 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 OUT = sys.argv[1] if len(sys.argv) > 1 else "out"
+# One colour per cc in every panel, whichever ccs a panel has.
+COLOR = {"swift": "C0", "timely": "C1", "timely-patched": "C7", "dcqcn": "C2",
+         "dctcp": "C3", "cubic": "C4", "bbr": "C5"}
 BUCKETS = [(0, 1e4, "<10K"), (1e4, 1e5, "10K-100K"), (1e5, 1e6, "100K-1M"),
            (1e6, 1e7, "1M-10M"), (1e7, 1e12, ">10M")]
 
@@ -50,7 +53,8 @@ def fct():
                     if lo <= b < hi:
                         sl[i].append(t / ideal)
             for r, p in enumerate((50, 99)):
-                ax[r][j].plot(range(len(BUCKETS)), [pct(v, p) for v in sl], "o-", label=cc)
+                ax[r][j].plot(range(len(BUCKETS)), [pct(v, p) for v in sl], "o-", label=cc,
+                                 color=COLOR.get(cc))
         for r, p in enumerate((50, 99)):
             a = ax[r][j]
             a.set_yscale("log")
@@ -58,7 +62,8 @@ def fct():
             a.set_title(f"web search, {load} % load: p{p} slowdown")
             a.set_xlabel("flow size (bytes)")
             a.grid(True, which="both", alpha=0.3)
-    ax[0][0].legend(fontsize=8)
+    for a in ax.flat:
+        a.legend(fontsize=7)
     fig.tight_layout()
     fig.savefig(f"{OUT}/fct.png", dpi=110)
     print(f"plot: {OUT}/fct.png")
@@ -76,10 +81,10 @@ def incast():
     fig, ax = plt.subplots(1, 4, figsize=(18, 4))
     for cc, pts in data.items():
         ns = [n for n, _ in pts]
-        ax[0].plot(ns, [float(r["fct_ms"]) / float(r["ideal"]) for _, r in pts], "o-", label=cc)
-        ax[1].plot(ns, [int(r["drops"]) + 0.5 for _, r in pts], "o-", label=cc)
-        ax[2].plot(ns, [float(r["q_max"]) for _, r in pts], "o-", label=cc)
-        ax[3].plot(ns, [max(float(r["min_cw"]), 1e-3) for _, r in pts], "o-", label=cc)
+        ax[0].plot(ns, [float(r["fct_ms"]) / float(r["ideal"]) for _, r in pts], "o-", label=cc, color=COLOR.get(cc))
+        ax[1].plot(ns, [int(r["drops"]) + 0.5 for _, r in pts], "o-", label=cc, color=COLOR.get(cc))
+        ax[2].plot(ns, [float(r["q_max"]) for _, r in pts], "o-", label=cc, color=COLOR.get(cc))
+        ax[3].plot(ns, [max(float(r["min_cw"]), 1e-3) for _, r in pts], "o-", label=cc, color=COLOR.get(cc))
     for a, t in zip(ax, ["completion / ideal", "drops (+0.5)", "queue peak (us)",
                          "smallest window (packets)"]):
         a.set_xscale("log")
@@ -109,10 +114,10 @@ def q95():
                 acc += c
                 xs.append(us)
                 ys.append(acc / n)
-            ax[0][j].step(xs, ys, where="post", label=cc)
+            ax[0][j].step(xs, ys, where="post", label=cc, color=COLOR.get(cc))
             r = [tuple(map(float, l.split())) for l in open(f[:-2] + ".rtt")]
             if r:
-                ax[1][j].plot([v for _, v in r], [p / 100 for p, _ in r], label=cc)
+                ax[1][j].plot([v for _, v in r], [p / 100 for p, _ in r], label=cc, color=COLOR.get(cc))
         ax[0][j].set_title(f"{rate} Gbit/s, 95 % load: busiest port's queue (us)")
         ax[1][j].set_title(f"{rate} Gbit/s, 95 % load: per-ACK RTT (us)")
         for a in (ax[0][j], ax[1][j]):
