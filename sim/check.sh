@@ -75,7 +75,7 @@ out=$($ft --workload=incast --hosts=100 --buffer=1000 --cc=swift,cubic) ||
 echo "$out"
 assert swift drops '==' 0 "fat-tree 100:1 incast: swift loses nothing"
 assert swift rtos '==' 0 "fat-tree 100:1 incast: no retransmit timeout"
-assert swift done '==' 100/100 "fat-tree 100:1 incast: every flow completes"
+assert swift 'done' '==' 100/100 "fat-tree 100:1 incast: every flow completes"
 assert cubic drops '>' 0 "fat-tree 100:1 incast: CUBIC overflows the port (the scenario can fail)"
 # Bad input: one line on stderr, exit status 2, nothing simulated.
 for bad in --cc=reno --topo=ring --rate=0 --buffer=10\ --ecn-k=10 --hosts=x --nope=1 \
