@@ -23,6 +23,8 @@
 # make fuzz-long    FUZZ_TIME seconds per core (default 120), niced
 # make sim          ns-3 models built from the cores: build, scenario tables
 #                   (sim/, Documentation/simulation.rst)
+# make sim-figures  the fat-tree FCT, 100 Gbit/s incast and 95 %-load scenarios
+#                   with plots (tens of minutes; sim/figures.sh)
 #
 # KDIR defaults to the running kernel's build tree when it exists, else the
 # newest installed Debian -amd64 headers (tools/vm/kver.sh picks it).
@@ -43,7 +45,7 @@ KVER ?= $(shell $(MAKE) -s -C $(KDIR) kernelrelease 2>/dev/null)
 CHECKPATCH ?= $(firstword $(wildcard /usr/src/linux-source-6.1/scripts/checkpatch.pl) checkpatch.pl)
 
 .PHONY: all modules clean install uninstall dkms-src dkms-install dkms-uninstall deps check check-612 check-long unit selftests demo \
-	bench bench-612 lint checkpatch sparse kdir-check fuzz fuzz-long sim sim-check \
+	bench bench-612 lint checkpatch sparse kdir-check fuzz fuzz-long sim sim-check sim-figures \
 	patch-check
 
 all: modules
@@ -118,6 +120,9 @@ sim:
 
 sim-check:
 	$(MAKE) -C sim check
+
+sim-figures:
+	$(MAKE) -C sim figures
 
 selftests: modules
 	$(MAKE) -C selftests run_vm

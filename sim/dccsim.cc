@@ -27,6 +27,9 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <unordered_set>
+#include <random>
+#include <fstream>
 #include <vector>
 
 #include <unistd.h>
@@ -79,7 +82,10 @@ static void TagTx(Ptr<const Packet> p, const TcpHeader&, Ptr<const TcpSocketBase
  * a hash of its 5-tuple picks (every packet of a connection on one path,
  * as a switch's ECMP does; ns-3's own RandomEcmpRouting picks per
  * packet).  Everything else falls through to global routing.  Added to a
- * leaf's list routing above global routing.
+ * leaf's list routing above global routing.  On a fat-tree an edge
+ * switch hashes over its aggregation switches and an aggregation switch
+ * over its cores, each switch with its own salt (as switches seed their
+ * hash differently, so that the two stages do not choose alike).
  */
 class FlowHashEcmp : public Ipv4RoutingProtocol
 {
@@ -95,7 +101,7 @@ class FlowHashEcmp : public Ipv4RoutingProtocol
         Ipv4Address nextHop;
     };
     std::vector<Up> ups;
-    std::vector<Ipv4Address> local; /* hosts on this leaf */
+    std::unordered_set<uint32_t> local; /* hosts below this switch: global routing */
     uint32_t salt = 0;
     static uint64_t s_routed;
 
@@ -104,7 +110,7 @@ class FlowHashEcmp : public Ipv4RoutingProtocol
                     ErrorCallback) override
     {
         Ipv4Address dst = h.GetDestination();
-        if (ups.empty() || std::find(local.begin(), local.end(), dst) != local.end())
+        if (ups.empty() || local.count(dst.Get()))
             return false;
         for (uint32_t i = 0; i < m_ipv4->GetNInterfaces(); i++)
             for (uint32_t a = 0; a < m_ipv4->GetNAddresses(i); a++)
@@ -171,7 +177,21 @@ struct Opts
     uint32_t seed = 1;
     bool quiet = false;
     bool plb = false; /* net.dcc_plb.enabled for swift and timely */
+    uint32_t k = 4;           /* fat-tree: k pods, k-port switches, k^3/4 hosts */
+    uint32_t redKmax = 0;     /* aqm=red: Kmax, packets (0: 4 x K) */
+    double redPmax = 0.01;    /* aqm=red: mark probability at Kmax */
+    double junosFill = 10;    /* aqm=junos: ECN fill level, % of the buffer */
+    double load = 50;         /* open: offered load per host link, % */
+    std::string cdf = "websearch";
+    std::string dump;         /* prefix of the per-cc data files for the plots */
+    bool hostsGiven = false;
 };
+
+/* Hosts of a k-ary fat-tree. */
+static uint32_t FatTreeHosts(uint32_t k)
+{
+    return k * k * k / 4;
+}
 
 static const std::map<std::string, std::string> kCc = {
     {"swift", "ns3::TcpSwiftModel"},   {"timely", "ns3::TcpTimelyModel"},
@@ -280,6 +300,24 @@ static Opts Parse(int argc, char** argv)
             o.accessGbps = Num(k, v, 0.001, 400);
         else if (k == "seed")
             o.seed = Int(k, v, 1, 1e9);
+        else if (k == "k")
+            o.k = Int(k, v, 2, 48);
+        else if (k == "red-kmax")
+            o.redKmax = Int(k, v, 2, 1000000);
+        else if (k == "red-pmax")
+            o.redPmax = Num(k, v, 0.0001, 1);
+        else if (k == "junos-fill")
+            o.junosFill = Num(k, v, 1, 100);
+        else if (k == "load")
+            o.load = Num(k, v, 1, 99);
+        else if (k == "cdf")
+            o.cdf = v;
+        else if (k == "dump")
+        {
+            if (v.empty())
+                Die("--dump: empty prefix");
+            o.dump = v;
+        }
         else
             Die("unknown option --" + k);
     }
@@ -293,24 +331,52 @@ static Opts Parse(int argc, char** argv)
     }
     if (o.ccs.empty())
         Die("--cc: empty list");
-    if (o.topo != "dumbbell" && o.topo != "leafspine" && o.topo != "bed")
-        Die("unknown topology '" + o.topo + "' (dumbbell, leafspine, bed)");
-    if (o.aqm != "auto" && o.aqm != "fifo")
-        Die("unknown aqm '" + o.aqm + "' (auto, fifo)");
-    if (o.workload != "bulk" && o.workload != "incast")
-        Die("unknown workload '" + o.workload + "' (bulk, incast)");
+    if (o.topo != "dumbbell" && o.topo != "leafspine" && o.topo != "bed" && o.topo != "fattree")
+        Die("unknown topology '" + o.topo + "' (dumbbell, leafspine, fattree, bed)");
+    if (o.aqm != "auto" && o.aqm != "fifo" && o.aqm != "red" && o.aqm != "junos")
+        Die("unknown aqm '" + o.aqm + "' (auto, fifo, red, junos)");
+    if (o.workload != "bulk" && o.workload != "incast" && o.workload != "open")
+        Die("unknown workload '" + o.workload + "' (bulk, incast, open)");
+    if (o.cdf != "websearch" && o.cdf != "fbhdp")
+        Die("unknown cdf '" + o.cdf + "' (websearch, fbhdp)");
+    bool ft = o.topo == "fattree";
+    if (given.count("k") && !ft)
+        Die("--k applies to --topo=fattree only");
+    if (ft && (o.k < 4 || o.k % 2))
+        Die("--k=" + std::to_string(o.k) + ": an even number in [4, 48]");
+    if (given.count("hosts") && ft && o.workload != "incast")
+        Die("--hosts: a fat-tree's bulk and open workloads use all k^3/4 hosts");
+    if (ft && o.workload != "incast")
+        o.hosts = FatTreeHosts(o.k);
+    if (o.workload == "open" && !ft)
+        Die("--workload=open applies to --topo=fattree only");
+    for (const char* k : {"load", "cdf"})
+        if (given.count(k) && o.workload != "open")
+            Die(std::string("--") + k + " applies to --workload=open only");
+    for (const char* k : {"red-kmax", "red-pmax"})
+        if (given.count(k) && o.aqm != "red")
+            Die(std::string("--") + k + " applies to --aqm=red only");
+    if (given.count("junos-fill") && o.aqm != "junos")
+        Die("--junos-fill applies to --aqm=junos only");
+    if (o.aqm == "red" && !o.redKmax)
+        o.redKmax = std::min(4 * o.ecnK, o.bufferPkts);
+    if (o.aqm == "red" && (o.redKmax <= o.ecnK || o.redKmax > o.bufferPkts))
+        Die("--red-kmax must be above --ecn-k and at most --buffer");
     if (o.ecmp != "flowhash" && o.ecmp != "none")
         Die("unknown ecmp '" + o.ecmp + "' (flowhash, none)");
     /* An option the topology or workload does not use is a mistake. */
-    for (const char* k : {"leaves", "spines", "ecmp", "plb"})
+    for (const char* k : {"leaves", "spines"})
         if (given.count(k) && o.topo != "leafspine")
             Die(std::string("--") + k + " applies to --topo=leafspine only");
+    for (const char* k : {"ecmp", "plb"})
+        if (given.count(k) && o.topo != "leafspine" && !ft)
+            Die(std::string("--") + k + " applies to --topo=leafspine or fattree only");
     if (given.count("access-rate") && o.topo != "bed")
         Die("--access-rate applies to --topo=bed only");
     if (given.count("incast-kb") && o.workload != "incast")
         Die("--incast-kb applies to --workload=incast only");
     if (given.count("duration") && o.workload == "incast")
-        Die("--duration applies to --workload=bulk only (an incast runs until done, at most 1 s)");
+        Die("--duration applies to --workload=bulk or open only (an incast runs until done, at most 1 s)");
     if (o.ecnK >= o.bufferPkts)
         Die("--ecn-k must be below --buffer");
     if (o.topo == "leafspine" && o.hosts < o.leaves - 1)
@@ -329,10 +395,26 @@ struct Result
     uint32_t minCwndMpkt = 0;
     double coreOver = 0; /* share of samples with a core port over target */
     uint64_t repaths = 0;
+    uint64_t rtos = 0;
+    uint64_t ctlDrops = 0; /* drops of packets without payload */
+    double minCwndPkts = 0;
+    std::vector<double> slow[5]; /* open-loop slowdowns by SizeBucket() */
 };
+
+/* Flow-size buckets of the slowdown table (bytes, decimal). */
+static const char* const kBucket[5] = {"<10K", "10K-100K", "100K-1M", "1M-10M", ">10M"};
+static int SizeBucket(uint64_t b)
+{
+    return b < 10000 ? 0 : b < 100000 ? 1 : b < 1000000 ? 2 : b < 10000000 ? 3 : 4;
+}
+/* Open-loop: the run stops when every flow is done, at most this many
+ * times --duration. */
+static constexpr double kOpenCap = 4;
+
 
 static std::vector<double> g_rtt;
 static double g_rttFromS; /* bulk: samples from the end of the warm-up */
+static double g_rttToS = 1e30; /* RTT and queue samples up to here */
 static bool g_pingOnly;
 static void PingTrace(Time v)
 {
@@ -342,7 +424,8 @@ static void RttTrace(Time, Time v)
 {
     if (g_pingOnly)
         return;
-    if (Simulator::Now().GetSeconds() >= g_rttFromS)
+    double now = Simulator::Now().GetSeconds();
+    if (now >= g_rttFromS && now < g_rttToS)
         g_rtt.push_back(v.GetMicroSeconds());
 }
 
@@ -353,6 +436,183 @@ static double Pct(std::vector<double>& v, double p)
     size_t i = std::min(v.size() - 1, (size_t)(p / 100.0 * v.size()));
     std::nth_element(v.begin(), v.begin() + i, v.end());
     return v[i];
+}
+
+/* A queue's samples as a histogram of kQBin-byte bins (a 5000-port
+ * incast cannot keep every sample of every port). */
+struct QHist
+{
+    static constexpr double kQBin = 64;
+    std::vector<uint64_t> b;
+    uint64_t n = 0;
+    double max = 0;
+    void Add(double v)
+    {
+        size_t i = (size_t)(v / kQBin);
+        if (i >= b.size())
+            b.resize(i + 1);
+        b[i]++;
+        n++;
+        max = std::max(max, v);
+    }
+    /* The p-th percentile's bin (its lower edge), as Pct() picks a sample. */
+    double Pct(double p) const
+    {
+        if (!n)
+            return 0;
+        uint64_t want = std::min<uint64_t>(n - 1, (uint64_t)(p / 100.0 * n)), c = 0;
+        for (size_t i = 0; i < b.size(); i++)
+            if ((c += b[i]) > want)
+                return i * kQBin;
+        return max;
+    }
+};
+
+/* Open-loop flows (and the bulk and incast ones, in the same list). */
+struct OpenFlow
+{
+    uint32_t src = 0, dst = 0; /* host (or sender / receiver index) */
+    uint64_t bytes = 0;        /* 0: unlimited */
+    double startS = 0;
+    uint64_t rx = 0;
+    double fctS = 0;           /* 0: not done */
+    uint32_t hops = 0;         /* links on the path (fat-tree) */
+};
+static std::vector<OpenFlow>* g_flows;
+static size_t g_nFlows; /* flows of the last run */
+static uint64_t g_rtos;        /* entries into CA_LOSS: retransmit timeouts */
+static uint32_t g_minCwndBytes;
+
+static void FlowRx(uint32_t i, Ptr<const Packet> p, const Address&)
+{
+    OpenFlow& f = (*g_flows)[i];
+    f.rx += p->GetSize();
+    if (!f.fctS && f.rx >= f.bytes)
+        f.fctS = Simulator::Now().GetSeconds() - f.startS;
+}
+static void CongStateTrace(TcpSocketState::TcpCongState_t, TcpSocketState::TcpCongState_t v)
+{
+    g_rtos += v == TcpSocketState::CA_LOSS;
+}
+static void CwndTrace(uint32_t, uint32_t v)
+{
+    g_minCwndBytes = std::min(g_minCwndBytes, v);
+}
+
+/* A published flow-size CDF from sim/cdf/<name>.txt: (bytes, percent). */
+static std::vector<std::pair<double, double>> LoadCdf(const std::string& name)
+{
+    std::string path = std::string(DCC_SIM_CDF_DIR) + "/" + name + ".txt";
+    std::ifstream in(path);
+    if (!in)
+        Die("cannot read " + path);
+    std::vector<std::pair<double, double>> c;
+    std::string line;
+    while (std::getline(in, line))
+    {
+        if (line.empty() || line[0] == '#')
+            continue;
+        std::istringstream ls(line);
+        double x, y;
+        if (!(ls >> x >> y) || (!c.empty() && (x < c.back().first || y < c.back().second)))
+            Die(path + ": not a CDF (bytes percent, both rising): " + line);
+        c.push_back({x, y});
+    }
+    if (c.size() < 2 || c.back().second != 100)
+        Die(path + ": not a CDF ending at 100 %");
+    return c;
+}
+
+/* Mean of a piecewise-linear CDF (uniform between points). */
+static double CdfMean(const std::vector<std::pair<double, double>>& c)
+{
+    double m = 0;
+    for (size_t i = 1; i < c.size(); i++)
+        m += (c[i].second - c[i - 1].second) / 100 * (c[i].first + c[i - 1].first) / 2;
+    return m;
+}
+
+/* Links between two fat-tree hosts: same edge 2, same pod 4, else 6. */
+static uint32_t FatTreeHops(uint32_t k, uint32_t a, uint32_t b)
+{
+    uint32_t half = k / 2;
+    if (a / half == b / half)
+        return 2;
+    if (a / (half * half) == b / (half * half))
+        return 4;
+    return 6;
+}
+
+/*
+ * Open-loop flows: every host starts flows as a Poisson process of rate
+ * load x link rate / mean flow size, each to a host drawn uniformly among
+ * the others, with a size drawn from the CDF; arrivals during --duration.
+ * Drawn from the seed alone (not ns-3's streams): every cc gets the same
+ * flows.
+ */
+static std::vector<OpenFlow> DrawOpenFlows(const Opts& o, uint32_t H)
+{
+    auto cdf = LoadCdf(o.cdf);
+    double mean = CdfMean(cdf);
+    double lambda = o.load / 100 * o.rateGbps * 1e9 / 8 / mean; /* flows/s per host */
+    std::mt19937_64 rng(o.seed * 0x9e3779b97f4a7c15ULL + 1);
+    std::uniform_real_distribution<double> u(0, 1);
+    std::vector<OpenFlow> fl;
+    for (uint32_t h = 0; h < H; h++)
+        for (double t = 10e-6 - std::log(1 - u(rng)) / lambda; t < o.durationMs / 1e3;
+             t += -std::log(1 - u(rng)) / lambda)
+        {
+            OpenFlow f;
+            f.src = h;
+            f.dst = (h + 1 + (uint32_t)(u(rng) * (H - 1))) % H;
+            double y = u(rng) * 100;
+            size_t i = 1;
+            while (i + 1 < cdf.size() && cdf[i].second < y)
+                i++;
+            double y0 = cdf[i - 1].second, y1 = cdf[i].second;
+            double x = y1 > y0 ? cdf[i - 1].first + (y - y0) / (y1 - y0) * (cdf[i].first - cdf[i - 1].first)
+                               : cdf[i].first;
+            f.bytes = std::max<uint64_t>(1, (uint64_t)std::llround(x));
+            f.startS = t;
+            f.hops = FatTreeHops(o.k, f.src, f.dst);
+            fl.push_back(f);
+        }
+    if (fl.size() > 60000)
+        Die("--workload=open: " + std::to_string(fl.size()) +
+            " flows, more than 60000 (shorten --duration)");
+    std::sort(fl.begin(), fl.end(), [](const OpenFlow& a, const OpenFlow& b) { return a.startS < b.startS; });
+    return fl;
+}
+
+/* Ideal completion of a flow alone on an idle fabric, as the sink sees it:
+ * the handshake (one round trip), then the first segment across every
+ * hop (store and forward), then the rest back to back at line rate.
+ * Segments of 1448 bytes, 1490 on the wire (TCP, IP, PPP headers). */
+static double IdealFctS(const Opts& o, const OpenFlow& f)
+{
+    double d = o.delayUs * 1e-6, ser = 1490 * 8 / (o.rateGbps * 1e9);
+    double segs = std::ceil(f.bytes / 1448.0);
+    return 2 * f.hops * d + f.hops * (d + ser) + (segs - 1) * ser;
+}
+
+/* The plots' data: <prefix>-<cc>.q (the busiest port's queue histogram,
+ * us and count), .rtt (RTT percentiles 0..100 by 0.5), .fct (per
+ * completed flow: bytes, fct us, ideal us). */
+static void Dump(const Opts& o, const std::string& cc, const QHist& q, double usPerByte,
+                 const std::vector<OpenFlow>& flows)
+{
+    std::string base = o.dump + "-" + cc;
+    std::ofstream qf(base + ".q");
+    for (size_t i = 0; i < q.b.size(); i++)
+        if (q.b[i])
+            qf << i * QHist::kQBin * usPerByte << " " << q.b[i] << "\n";
+    std::ofstream rf(base + ".rtt");
+    for (int i = 0; i <= 200 && !g_rtt.empty(); i++)
+        rf << i / 2.0 << " " << Pct(g_rtt, std::min(i / 2.0, 99.99)) << "\n";
+    std::ofstream ff(base + ".fct");
+    for (auto& f : flows)
+        if (f.fctS > 0 && f.bytes)
+            ff << f.bytes << " " << f.fctS * 1e6 << " " << IdealFctS(o, f) * 1e6 << "\n";
 }
 
 static void Progress(double endS, const std::string& cc)
@@ -402,7 +662,22 @@ static Result RunOne(const Opts& o, const std::string& cc)
     TrafficControlHelper tc;
     std::ostringstream buf;
     buf << o.bufferPkts << "p";
-    if (UsesEcn(cc) && o.aqm == "auto")
+    if (UsesEcn(cc) && (o.aqm == "red" || o.aqm == "junos"))
+    {
+        /* red: DCQCN's marking, from 0 at K to --red-pmax at Kmax, 1
+         * above (not gentle); junos: a step at the ECN fill level, a
+         * share of the port buffer (the WRED start fill level of the
+         * Junos DCQCN configuration).  Both on the instantaneous queue. */
+        double lo = o.aqm == "red" ? o.ecnK : std::max(1.0, o.junosFill / 100 * o.bufferPkts);
+        double hi = o.aqm == "red" ? o.redKmax : lo + 1;
+        double pmax = o.aqm == "red" ? o.redPmax : 1.0;
+        tc.SetRootQueueDisc("ns3::RedQueueDisc", "MaxSize", StringValue(buf.str()), "UseEcn",
+                            BooleanValue(true), "UseHardDrop", BooleanValue(false), "Gentle",
+                            BooleanValue(false), "MinTh", DoubleValue(lo), "MaxTh", DoubleValue(hi),
+                            "QW", DoubleValue(1.0), "LInterm", DoubleValue(1.0 / pmax),
+                            "MeanPktSize", UintegerValue(1500));
+    }
+    else if (UsesEcn(cc) && o.aqm == "auto")
     {
         /* Step marking at K on the instantaneous queue (DCTCP's switch). */
         tc.SetRootQueueDisc("ns3::RedQueueDisc", "MaxSize", StringValue(buf.str()), "UseEcn",
@@ -420,13 +695,46 @@ static Result RunOne(const Opts& o, const std::string& cc)
     TrafficControlHelper hostTc;
     hostTc.SetRootQueueDisc("ns3::FifoQueueDisc", "MaxSize", StringValue("1000p"));
 
-    NodeContainer senders, receivers, switches;
+    NodeContainer senders, receivers, switches, ftHosts;
     std::vector<std::pair<Ptr<Node>, Ptr<Node>>> links; /* switch-side first when a switch */
     std::vector<bool> isSwitchSide;
     bool bed = o.topo == "bed";
+    bool ft = o.topo == "fattree";
+    bool open = o.workload == "open";
     uint32_t nRecv = o.workload == "incast" || bed ? 1 : o.hosts;
-    senders.Create(bed ? 1 : o.hosts);
-    receivers.Create(nRecv);
+    uint32_t half = o.k / 2, H = FatTreeHosts(o.k);
+    if (ft)
+    {
+        /* Every host may send and receive: senders and receivers are
+         * views of one set.  Bulk: host i to host i + H/2 (another pod);
+         * incast: N senders to host 0, sender i on host 1 + i mod (H-1)
+         * (several connections per host past H-1); open: all hosts,
+         * pairs drawn. */
+        ftHosts.Create(H);
+        if (open)
+        {
+            senders = ftHosts;
+            receivers = ftHosts;
+            nRecv = H;
+        }
+        else if (o.workload == "incast")
+        {
+            for (uint32_t i = 0; i < o.hosts; i++)
+                senders.Add(ftHosts.Get(1 + i % (H - 1)));
+            receivers.Add(ftHosts.Get(0));
+        }
+        else
+        {
+            senders = ftHosts;
+            for (uint32_t i = 0; i < H; i++)
+                receivers.Add(ftHosts.Get((i + H / 2) % H));
+        }
+    }
+    else
+    {
+        senders.Create(bed ? 1 : o.hosts);
+        receivers.Create(nRecv);
+    }
     /* The flow's sender and receiver nodes. */
     auto snd = [&](uint32_t i) { return senders.Get(bed ? 0 : i); };
     auto rcv = [&](uint32_t i) { return o.workload == "incast" || bed ? 0 : i; };
@@ -451,6 +759,25 @@ static Result RunOne(const Opts& o, const std::string& cc)
         for (uint32_t i = 0; i < nRecv; i++)
             links.push_back({switches.Get(1), receivers.Get(i)});
     }
+    else if (ft)
+    {
+        /* k pods of k/2 edge and k/2 aggregation switches; (k/2)^2 cores.
+         * Switch numbering: edges pod*half+e, aggregations k*half +
+         * pod*half+a, cores k*k + c.  Aggregation a of every pod connects
+         * to cores a*half .. a*half+half-1.  Links lower end first. */
+        switches.Create(o.k * o.k + half * half);
+        for (uint32_t p = 0; p < o.k; p++)
+            for (uint32_t e = 0; e < half; e++)
+                for (uint32_t a = 0; a < half; a++)
+                    links.push_back({switches.Get(p * half + e), switches.Get(o.k * half + p * half + a)});
+        for (uint32_t p = 0; p < o.k; p++)
+            for (uint32_t a = 0; a < half; a++)
+                for (uint32_t c = 0; c < half; c++)
+                    links.push_back({switches.Get(o.k * half + p * half + a),
+                                     switches.Get(o.k * o.k + a * half + c)});
+        for (uint32_t h = 0; h < H; h++)
+            links.push_back({switches.Get(h / half), ftHosts.Get(h)});
+    }
     else
     {
         /* Senders spread over leaves 0..L-2, receivers on the last leaf. */
@@ -469,7 +796,11 @@ static Result RunOne(const Opts& o, const std::string& cc)
     addr.SetBase("10.0.0.0", "255.255.255.252");
     std::vector<Ptr<QueueDisc>> swq;
     std::vector<bool> core; /* swq[i] is a leaf-spine port */
+    /* Ports whose queue is sampled: all but a switch's ports to hosts
+     * that only send (their queues hold ACKs; a 5000:1 incast has 5000). */
+    std::vector<size_t> sampled;
     std::vector<Ipv4Address> recvAddr(nRecv);
+    std::map<Ptr<Node>, Ipv4Address> hostAddr;
     std::map<Ptr<Node>, std::vector<FlowHashEcmp::Up>> leafUps;
     std::map<Ptr<Node>, std::vector<Ipv4Address>> leafHosts;
     auto isSpine = [&](Ptr<Node> n) {
@@ -486,63 +817,91 @@ static Result RunOne(const Opts& o, const std::string& cc)
         access.SetChannelAttribute("Delay", TimeValue(MicroSeconds(0)));
         access.SetQueue("ns3::DropTailQueue", "MaxSize", StringValue("1p"));
     }
+    std::map<Ptr<Node>, uint32_t> isSwitch;
+    for (uint32_t s = 0; s < switches.GetN(); s++)
+        isSwitch[switches.Get(s)] = s;
     for (auto& l : links)
     {
         NetDeviceContainer d = bed && l.second == senders.Get(0) ? access.Install(l.first, l.second)
                                                                  : p2p.Install(l.first, l.second);
-        bool bothSwitch = false;
-        for (uint32_t s = 0; s < switches.GetN(); s++)
-            if (l.second == switches.Get(s))
-                bothSwitch = true;
+        bool bothSwitch = isSwitch.count(l.second);
+        bool multi = o.topo == "leafspine" || ft;
+        bool onlySends = !bothSwitch && !ft && !bed;
+        for (uint32_t i = 0; onlySends && i < receivers.GetN(); i++)
+            onlySends = l.second != receivers.Get(i);
+        if (!onlySends)
+            sampled.push_back(swq.size());
         swq.push_back(tc.Install(d.Get(0)).Get(0)); /* the switch's egress */
-        core.push_back(bothSwitch && o.topo == "leafspine");
+        core.push_back(bothSwitch && multi);
         if (bothSwitch)
         {
+            sampled.push_back(swq.size());
             swq.push_back(tc.Install(d.Get(1)).Get(0));
-            core.push_back(o.topo == "leafspine");
+            core.push_back(multi);
         }
         else
             hostTc.Install(d.Get(1)); /* a host's NIC: never marks */
         Ipv4InterfaceContainer ifc = addr.Assign(d);
         addr.NewNetwork();
-        if (o.topo == "leafspine" && isSpine(l.second))
+        if ((o.topo == "leafspine" && isSpine(l.second)) || (ft && bothSwitch))
             leafUps[l.first].push_back(
                 {(uint32_t)l.first->GetObject<Ipv4>()->GetInterfaceForDevice(d.Get(0)),
                  ifc.GetAddress(1)});
         else if (o.topo == "leafspine" && !bothSwitch)
             leafHosts[l.first].push_back(ifc.GetAddress(1));
-        for (uint32_t i = 0; i < nRecv; i++)
-            if (l.second == receivers.Get(i))
-                recvAddr[i] = ifc.GetAddress(1);
+        if (!bothSwitch)
+            hostAddr[l.second] = ifc.GetAddress(1);
     }
+    for (uint32_t i = 0; i < nRecv; i++)
+        recvAddr[i] = hostAddr[receivers.Get(i)];
+    if (ft)
+        for (uint32_t h = 0; h < H; h++)
+        {
+            /* An edge routes its own hosts, an aggregation its pod's. */
+            leafHosts[switches.Get(h / half)].push_back(hostAddr[ftHosts.Get(h)]);
+            for (uint32_t a = 0; a < half; a++)
+                leafHosts[switches.Get(o.k * half + h / (half * half) * half + a)].push_back(
+                    hostAddr[ftHosts.Get(h)]);
+        }
     Ipv4GlobalRoutingHelper::PopulateRoutingTables();
     FlowHashEcmp::s_routed = 0;
-    if (o.topo == "leafspine" && o.ecmp == "flowhash")
+    if ((o.topo == "leafspine" || ft) && o.ecmp == "flowhash")
         for (auto& [leaf, ups] : leafUps)
         {
             Ptr<FlowHashEcmp> e = CreateObject<FlowHashEcmp>();
             e->ups = ups;
-            e->local = leafHosts[leaf];
-            e->salt = o.seed;
+            for (auto& a : leafHosts[leaf])
+                e->local.insert(a.Get());
+            e->salt = ft ? o.seed ^ (leaf->GetId() * 0x9e3779b9U) : o.seed;
             DynamicCast<Ipv4ListRouting>(leaf->GetObject<Ipv4>()->GetRoutingProtocol())
                 ->AddRoutingProtocol(e, 10);
         }
 
-    std::vector<uint64_t> drops(1, 0), marks(1, 0);
+    std::vector<uint64_t> drops(2, 0), marks(1, 0);
     for (auto& q : swq)
     {
-        q->TraceConnectWithoutContext("Drop", MakeBoundCallback(
-                                                  +[](uint64_t* c, Ptr<const QueueDiscItem>) { (*c)++; },
-                                                  &drops[0]));
+        /* drops[1]: of them, packets without payload (ACKs, SYNs: not
+         * ECN-capable, so RED drops them where it marks data). */
+        q->TraceConnectWithoutContext(
+            "Drop", MakeBoundCallback(
+                        +[](uint64_t* c, Ptr<const QueueDiscItem> it) {
+                            c[0]++;
+                            c[1] += it->GetPacket()->GetSize() <= 60;
+                        },
+                        drops.data()));
         q->TraceConnectWithoutContext(
             "Mark", MakeBoundCallback(+[](uint64_t* c, Ptr<const QueueDiscItem>, const char*) { (*c)++; },
                                       &marks[0]));
     }
 
     bool incast = o.workload == "incast";
-    double endS = incast ? 1.0 : o.durationMs / 1e3;
-    double warm = incast ? 0 : endS / 5;
+    double endS = incast ? 1.0 : open ? kOpenCap * o.durationMs / 1e3 : o.durationMs / 1e3;
+    double warm = incast ? 0 : o.durationMs / 1e3 / 5;
     g_rttFromS = warm;
+    /* Open-loop: the queue and RTT while flows arrive, not the drain. */
+    g_rttToS = open ? o.durationMs / 1e3 : 1e30;
+    g_rtos = 0;
+    g_minCwndBytes = ~0U;
     g_pingOnly = o.pingHz > 0;
     if (o.pingHz > 0)
     {
@@ -555,52 +914,75 @@ static Result RunOne(const Opts& o, const std::string& cc)
         pa.Stop(Seconds(endS));
         pa.Get(0)->TraceConnectWithoutContext("Rtt", MakeCallback(&PingTrace));
     }
+    /* The flows: bulk and incast one per sender (to rcv(i)); open-loop
+     * drawn before the run from the seed alone, so every cc gets the
+     * same flows. */
+    std::vector<OpenFlow> flows;
+    if (open)
+        flows = DrawOpenFlows(o, H);
+    else
+        for (uint32_t i = 0; i < o.hosts; i++)
+        {
+            OpenFlow f;
+            f.src = i;
+            f.dst = rcv(i);
+            f.bytes = incast ? (uint64_t)o.incastKb * 1024 : 0;
+            f.startS = (incast ? 10 : 10 + i) * 1e-6;
+            flows.push_back(f);
+        }
+    g_flows = &flows;
+    g_nFlows = flows.size();
     std::vector<Ptr<PacketSink>> sinks;
-    uint16_t port = 5000;
-    for (uint32_t i = 0; i < o.hosts; i++)
+    bool dcqcn = cc == "dcqcn";
+    bool plbOn = o.plb && (o.topo == "leafspine" || ft);
+    for (uint32_t i = 0; i < flows.size(); i++)
     {
-        uint32_t ri = rcv(i);
-        PacketSinkHelper sh("ns3::TcpSocketFactory", InetSocketAddress(Ipv4Address::GetAny(), port + i));
-        ApplicationContainer sa = sh.Install(receivers.Get(ri));
-        sa.Start(Seconds(0));
-        sinks.push_back(DynamicCast<PacketSink>(sa.Get(0)));
-        BulkSendHelper bh("ns3::TcpSocketFactory", InetSocketAddress(recvAddr[ri], port + i));
-        bh.SetAttribute("MaxBytes", UintegerValue(incast ? (uint64_t)o.incastKb * 1024 : 0));
+        OpenFlow& f = flows[i];
+        uint16_t port = 5000 + (open ? i % 60000 : i);
+        Ptr<Node> sn = open ? ftHosts.Get(f.src) : snd(f.src);
+        Ptr<Node> rn = open ? ftHosts.Get(f.dst) : receivers.Get(f.dst);
+        Ipv4Address ra = open ? hostAddr[rn] : recvAddr[f.dst];
+        PacketSinkHelper sh("ns3::TcpSocketFactory", InetSocketAddress(Ipv4Address::GetAny(), port));
+        ApplicationContainer sa = sh.Install(rn);
+        sa.Start(Seconds(open ? std::max(0.0, f.startS - 1e-6) : 0));
+        Ptr<PacketSink> sink = DynamicCast<PacketSink>(sa.Get(0));
+        sinks.push_back(sink);
+        if (open)
+            sink->TraceConnectWithoutContext("Rx", MakeBoundCallback(&FlowRx, i));
+        BulkSendHelper bh("ns3::TcpSocketFactory", InetSocketAddress(ra, port));
+        bh.SetAttribute("MaxBytes", UintegerValue(f.bytes));
         bh.SetAttribute("SendSize", UintegerValue(64 * 1024));
-        ApplicationContainer ba = bh.Install(snd(i));
-        ba.Start(MicroSeconds(incast ? 10 : 10 + i));
-        std::ostringstream path;
-        path << "/NodeList/" << snd(i)->GetId() << "/$ns3::TcpL4Protocol/SocketList/*/RTT";
-        std::string ps = path.str();
-        bool dcqcn = cc == "dcqcn";
-        /* bed: every flow on one node, whose socket list is connected
-         * once, when all of them exist (again would count twice). */
-        if (bed && i + 1 < o.hosts)
-            continue;
-        bool plb = o.plb && o.topo == "leafspine";
-        Simulator::Schedule(MicroSeconds(incast ? 11 : 11 + i), [ps, dcqcn, plb]() {
-            Config::ConnectWithoutContextFailSafe(ps, MakeCallback(&RttTrace));
-            if (plb)
-                Config::ConnectWithoutContextFailSafe(ps.substr(0, ps.size() - 3) + "Tx",
-                                                      MakeCallback(&TagTx));
+        ApplicationContainer ba = bh.Install(sn);
+        ba.Start(Seconds(f.startS));
+        Ptr<BulkSendApplication> app = DynamicCast<BulkSendApplication>(ba.Get(0));
+        /* The sender's socket exists once the application started. */
+        Simulator::Schedule(Seconds(f.startS) + NanoSeconds(1), [app, dcqcn, plbOn]() {
+            Ptr<Socket> so = app->GetSocket();
+            if (!so)
+                return;
+            so->TraceConnectWithoutContext("RTT", MakeCallback(&RttTrace));
+            so->TraceConnectWithoutContext("CongState", MakeCallback(&CongStateTrace));
+            so->TraceConnectWithoutContext("CongestionWindow", MakeCallback(&CwndTrace));
+            if (plbOn)
+                so->TraceConnectWithoutContext("Tx", MakeCallback(&TagTx));
             if (dcqcn)
-                Config::ConnectWithoutContextFailSafe(
-                    ps.substr(0, ps.size() - 3) + "Rx", MakeCallback(&TcpDcqcnModel::SegmentReceived));
+                so->TraceConnectWithoutContext("Rx", MakeCallback(&TcpDcqcnModel::SegmentReceived));
         });
     }
 
     /* Queue samples every 2 us at every switch port; the busiest port's. */
-    std::vector<std::vector<double>> qs(swq.size());
+    std::vector<QHist> qs(swq.size());
     /* Core ports over target: Swift's base target at line rate. */
     double overBytes = SWIFT_DEF_base_target_us * 1e-6 * o.rateGbps * 1e9 / 8;
     uint64_t coreSamples = 0, coreOver = 0;
     std::function<void()> sample = [&]() {
-        if (Simulator::Now().GetSeconds() >= warm)
+        double now = Simulator::Now().GetSeconds();
+        if (now >= warm && now < g_rttToS)
         {
             bool over = false;
-            for (size_t i = 0; i < swq.size(); i++)
+            for (size_t i : sampled)
             {
-                qs[i].push_back(swq[i]->GetNBytes());
+                qs[i].Add(swq[i]->GetNBytes());
                 over = over || (core[i] && swq[i]->GetNBytes() > overBytes);
             }
             coreSamples++;
@@ -627,7 +1009,19 @@ static Result RunOne(const Opts& o, const std::string& cc)
         else
             Simulator::Schedule(MicroSeconds(5), poll);
     };
-    if (incast)
+    /* Open-loop: done when every flow is (or at the cap, endS). */
+    std::function<void()> pollOpen = [&]() {
+        size_t n = 0;
+        for (auto& f : flows)
+            n += f.fctS > 0;
+        if (n == flows.size())
+            Simulator::Stop();
+        else
+            Simulator::Schedule(MicroSeconds(50), pollOpen);
+    };
+    if (open)
+        Simulator::Schedule(Seconds(o.durationMs / 1e3), pollOpen);
+    else if (incast)
         Simulator::Schedule(MicroSeconds(5), poll);
     else
         Simulator::Schedule(Seconds(warm), [&]() {
@@ -665,6 +1059,19 @@ static Result RunOne(const Opts& o, const std::string& cc)
         r.idealMs = want * 8.0 * o.hosts / lineBps * 1e3;
         r.util = want * 8.0 * r.done / lineBps / std::max(last, 1e-9);
     }
+    else if (open)
+    {
+        /* Slowdown: completion time over the ideal, by flow size. */
+        double bytes = 0;
+        for (auto& f : flows)
+        {
+            r.done += f.fctS > 0;
+            bytes += f.rx;
+            if (f.fctS > 0)
+                r.slow[SizeBucket(f.bytes)].push_back(f.fctS / IdealFctS(o, f));
+        }
+        r.util = bytes * 8 / (lineBps * H * std::min(simEnd, o.durationMs / 1e3));
+    }
     else
     {
         double total = 0;
@@ -676,7 +1083,9 @@ static Result RunOne(const Opts& o, const std::string& cc)
         }
         /* The bottleneck carries all flows (dumbbell L-R, the last leaf's
          * downlinks on a leaf-spine: their sum is hosts x rate there). */
-        double cap = o.topo != "leafspine" ? lineBps : lineBps * std::min<uint32_t>(nRecv, o.spines);
+        double cap = ft ? lineBps * H
+                     : o.topo != "leafspine" ? lineBps
+                                             : lineBps * std::min<uint32_t>(nRecv, o.spines);
         r.util = total / cap;
     }
     double s = 0, s2 = 0, mn = 1e300;
@@ -694,7 +1103,9 @@ static Result RunOne(const Opts& o, const std::string& cc)
     double best = -1;
     for (size_t i = 0; i < qs.size(); i++)
     {
-        double p = Pct(qs[i], 99);
+        /* the highest p99; among equal p99s (an incast's queue is empty
+         * most of the time while flows wait for a timeout) the highest peak */
+        double p = qs[i].Pct(99) * 1e12 + qs[i].max;
         if (p > best)
         {
             best = p;
@@ -702,15 +1113,20 @@ static Result RunOne(const Opts& o, const std::string& cc)
         }
     }
     double usPerByte = 8.0 / lineBps * 1e6;
-    if (!qs.empty() && !qs[busiest].empty())
+    if (!qs.empty() && qs[busiest].n)
     {
-        r.qP50 = Pct(qs[busiest], 50) * usPerByte;
-        r.qP99 = Pct(qs[busiest], 99) * usPerByte;
-        r.qMax = *std::max_element(qs[busiest].begin(), qs[busiest].end()) * usPerByte;
+        r.qP50 = qs[busiest].Pct(50) * usPerByte;
+        r.qP99 = qs[busiest].Pct(99) * usPerByte;
+        r.qMax = qs[busiest].max * usPerByte;
     }
+    r.rtos = g_rtos;
+    r.minCwndPkts = g_minCwndBytes == ~0U ? 0 : g_minCwndBytes / 1448.0;
+    if (!o.dump.empty())
+        Dump(o, cc, qs.empty() ? QHist() : qs[busiest], usPerByte, flows);
     r.coreOver = coreSamples ? (double)coreOver / coreSamples : 0;
     r.repaths = DccPlbRun::s_repaths;
     r.drops = drops[0];
+    r.ctlDrops = drops[1];
     r.marks = marks[0];
     if (cc == "swift")
         r.minCwndMpkt = TcpSwiftModel::MinCwndMpkt();
@@ -722,44 +1138,115 @@ int main(int argc, char** argv)
 {
     Opts o = Parse(argc, argv);
     bool incast = o.workload == "incast";
+    bool open = o.workload == "open";
+    bool multi = o.topo == "leafspine" || o.topo == "fattree";
     if (o.topo == "leafspine")
         printf("# leaf-spine: %u leaves, %u spines, ECMP %s, PLB %s; core_over: share of time a "
                "leaf-spine port holds over %u us\n",
                o.leaves, o.spines, o.ecmp.c_str(), o.plb ? "on" : "off",
                (unsigned)SWIFT_DEF_base_target_us);
-    printf("# %s %s: %u sender(s), %g Gbit/s links, %u us/link, buffer %u pkts, ECN K=%u pkts%s\n",
-           o.topo.c_str(), o.workload.c_str(), o.hosts, o.rateGbps, o.delayUs, o.bufferPkts, o.ecnK,
-           incast ? "" : "");
+    if (o.topo == "fattree")
+        printf("# fat-tree: k=%u, %u hosts, %u switches, ECMP %s, PLB %s; core_over: share of time "
+               "a switch-to-switch port holds over %u us\n",
+               o.k, FatTreeHosts(o.k), o.k * o.k + o.k * o.k / 4, o.ecmp.c_str(), o.plb ? "on" : "off",
+               (unsigned)SWIFT_DEF_base_target_us);
+    std::string marking = "ECN K=" + std::to_string(o.ecnK) + " pkts";
+    if (o.aqm == "red")
+        marking = "ECN RED K=" + std::to_string(o.ecnK) + ".." + std::to_string(o.redKmax) +
+                  " pkts, pmax " + std::to_string(o.redPmax).substr(0, 6);
+    else if (o.aqm == "junos")
+        marking = "ECN step at " + std::to_string(o.junosFill).substr(0, 5) + " % of the buffer";
+    else if (o.aqm == "fifo")
+        marking = "FIFO, no marking";
+    printf("# %s %s: %u sender(s), %g Gbit/s links, %u us/link, buffer %u pkts, %s\n",
+           o.topo.c_str(), o.workload.c_str(), o.hosts, o.rateGbps, o.delayUs, o.bufferPkts,
+           marking.c_str());
     if (incast)
         printf("# incast: %u KB per sender; ideal = all bytes at line rate\n", o.incastKb);
+    else if (open)
+    {
+        auto c = LoadCdf(o.cdf);
+        printf("# open: %s flow sizes (mean %.0f bytes), %g %% load per host link, Poisson "
+               "arrivals for %g ms, random pairs; run until done (at most %g ms)\n",
+               o.cdf.c_str(), CdfMean(c), o.load, o.durationMs, kOpenCap * o.durationMs);
+        printf("# slowdown = completion (sink) / ideal (handshake + path + bytes at line rate); "
+               "p50/p99 per flow-size bucket (bytes)\n");
+    }
     else
         printf("# bulk: %g ms simulated, first 20%% not measured\n", o.durationMs);
-    printf("%-15s %6s %8s %8s %8s %8s %8s %7s %7s %6s %7s", "cc", "util", "rtt_p50", "rtt_p99",
-           "q_p50", "q_p99", "q_max", "drops", "marks", "jain", "slowest");
-    bool ls = o.topo == "leafspine";
-    if (incast)
-        printf(" %8s %8s %5s", "fct_ms", "ideal", "done");
-    if (ls)
-        printf(" %9s %7s", "core_over", "repaths");
-    printf(" %7s %7s %9s %9s\n", "wall_s", "cpu_s", "events", "ev/s");
+    if (open)
+    {
+        printf("%-15s %6s %7s %8s %8s %8s %8s %8s %7s %7s %5s", "cc", "load", "done", "rtt_p50",
+               "rtt_p99", "q_p50", "q_p99", "q_max", "drops", "marks", "rtos");
+        for (auto b : kBucket)
+            printf(" %13s", b);
+        printf(" %7s %7s %9s %9s\n", "wall_s", "cpu_s", "events", "ev/s");
+    }
+    else
+    {
+        printf("%-15s %6s %8s %8s %8s %8s %8s %7s %7s %6s %7s", "cc", "util", "rtt_p50", "rtt_p99",
+               "q_p50", "q_p99", "q_max", "drops", "marks", "jain", "slowest");
+        if (incast)
+            printf(" %8s %8s %9s %5s %7s", "fct_ms", "ideal", "done", "rtos", "min_cw");
+        if (multi)
+            printf(" %9s %7s", "core_over", "repaths");
+        printf(" %7s %7s %9s %9s\n", "wall_s", "cpu_s", "events", "ev/s");
+    }
     fflush(stdout);
     for (auto& cc : o.ccs)
     {
         Result r = RunOne(o, cc);
-        printf("%-15s %6.3f %8.1f %8.1f %8.1f %8.1f %8.1f %7lu %7lu %6.3f %7.3f", cc.c_str(), r.util,
-               r.rttP50, r.rttP99, r.qP50, r.qP99, r.qMax, (unsigned long)r.drops,
-               (unsigned long)r.marks, r.jain, r.slowest);
-        if (incast)
-            printf(" %8.3f %8.3f %2u/%-2u", r.fctMs, r.idealMs, r.done, o.hosts);
-        if (ls)
-            printf(" %9.3f %7lu", r.coreOver, (unsigned long)r.repaths);
+        if (open)
+        {
+            size_t n = 0;
+            for (auto& v : r.slow)
+                n += v.size();
+            char done[32];
+            snprintf(done, sizeof(done), "%u/%zu", r.done, g_flows ? g_nFlows : n);
+            printf("%-15s %6.3f %7s %8.1f %8.1f %8.1f %8.1f %8.1f %7lu %7lu %5lu", cc.c_str(), r.util,
+                   done, r.rttP50, r.rttP99, r.qP50, r.qP99, r.qMax, (unsigned long)r.drops,
+                   (unsigned long)r.marks, (unsigned long)r.rtos);
+            for (auto& v : r.slow)
+            {
+                char cell[32];
+                if (v.empty())
+                    snprintf(cell, sizeof(cell), "-");
+                else
+                {
+                    double p50 = Pct(v, 50), p99 = Pct(v, 99);
+                    snprintf(cell, sizeof(cell), "%.1f/%.1f", p50, p99);
+                }
+                printf(" %13s", cell);
+            }
+        }
+        else
+        {
+            printf("%-15s %6.3f %8.1f %8.1f %8.1f %8.1f %8.1f %7lu %7lu %6.3f %7.3f", cc.c_str(),
+                   r.util, r.rttP50, r.rttP99, r.qP50, r.qP99, r.qMax, (unsigned long)r.drops,
+                   (unsigned long)r.marks, r.jain, r.slowest);
+            if (incast)
+            {
+                char done[32];
+                snprintf(done, sizeof(done), "%u/%u", r.done, o.hosts);
+                printf(" %8.3f %8.3f %9s %5lu %7.3f", r.fctMs, r.idealMs, done, (unsigned long)r.rtos,
+                       cc == "swift" ? r.minCwndMpkt / 1000.0 : r.minCwndPkts);
+            }
+            if (multi)
+                printf(" %9.3f %7lu", r.coreOver, (unsigned long)r.repaths);
+        }
         printf(" %7.2f %7.2f %9lu %9.0f", r.wall, r.cpu, (unsigned long)r.events, r.evps);
-        if (cc == "swift")
+        if (cc == "swift" && !incast)
             printf("  min_cwnd=%.3f", r.minCwndMpkt / 1000.0);
         printf("\n");
+        if (r.ctlDrops)
+            printf("#   %s: %lu of the %lu drops were packets without payload (ACKs, SYNs)\n",
+                   cc.c_str(), (unsigned long)r.ctlDrops, (unsigned long)r.drops);
         fflush(stdout);
     }
-    printf("# rtt in us (%s); q in us of the busiest switch port at line rate\n",
-           o.pingHz > 0 ? "56-byte pings from sender 0 after the warm-up" : "per-ACK samples after the warm-up");
+    printf("# rtt in us (%s); q in us of the busiest switch port at line rate%s\n",
+           o.pingHz > 0 ? "56-byte pings from sender 0 after the warm-up" : "per-ACK samples after the warm-up",
+           incast ? "; min_cw: smallest window in packets (swift: its core's, below one packet "
+                    "as pacing; others: ns-3's cwnd)"
+                  : "");
     return 0;
 }
