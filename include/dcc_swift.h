@@ -544,8 +544,9 @@ static inline u32 swift_pacing_rtt_us(const struct swift_state *s,
  * cut there sat out whole seconds at the floor beside flows at their
  * target (8 flows on the VM dumbbell: 0.01 of a fair share; 32 flows:
  * Jain 0.66).  On the VM dumbbell (target about 1 ms at the floor) this
- * is 0.03 packet; on a fabric with a 0.15 ms target, 0.005.  Loss and
- * timeout cuts still go to min_cwnd.
+ * is 0.03 packet; on a fabric with a 0.15 ms target, 0.005.  At most two
+ * packets (RTTs of 60 ms or more): from there TCP's window spaces the
+ * segments.  Loss and timeout cuts still go to min_cwnd.
  */
 static inline u32 swift_delay_floor_fx(const struct swift_state *s,
 				       const struct swift_params *p,
@@ -559,7 +560,26 @@ static inline u32 swift_delay_floor_fx(const struct swift_state *s,
 	/* Rounded up: the gap at most d. */
 	w = dcc_div_u64(((u64)swift_pacing_rtt_us(s, p, 0) << DCC_FX_SHIFT) +
 			d - 1, d);
-	return dcc_clamp_u32(dcc_sat_u32(w), m, p->max_cwnd_fx);
+	/* From two packets up TCP's window, not pacing, spaces segments. */
+	w = dcc_min_u64(w, SWIFT_MIN_TCP_CWND << DCC_FX_SHIFT);
+	return dcc_clamp_u32((u32)w, m, dcc_max_u32(m, p->max_cwnd_fx));
+}
+
+/*
+ * A delay cut of the fabric window by factor_fx, not below the delay floor
+ * (never raised by it).  The floor, whose pacing cap costs a flow-scaling
+ * target, is only worked out for a cut that ends below two packets.
+ */
+static inline u32 swift_delay_cut(const struct swift_state *s,
+				  const struct swift_params *p, u32 factor_fx,
+				  u32 delack_us)
+{
+	u32 c = swift_cut(p, s->fcwnd_fx, factor_fx);
+	u32 lo = (c >= SWIFT_MIN_TCP_CWND << DCC_FX_SHIFT) ?
+		 swift_min_fcwnd_fx(s, p) :
+		 swift_delay_floor_fx(s, p, delack_us);
+
+	return dcc_max_u32(c, dcc_min_u32(s->fcwnd_fx, lo));
 }
 
 /*
@@ -622,15 +642,10 @@ static inline u32 swift_on_ack(struct swift_state *s,
 			   swift_can_decrease(s, SWIFT_F_FDEC_VALID,
 					      s->t_fdec_us, a->now_us,
 					      rtt_us)) {
-			u32 lo = dcc_min_u32(s->fcwnd_fx,
-					     swift_delay_floor_fx(s, p,
-								  a->delack_us));
-
-			s->fcwnd_fx = swift_cut(p, s->fcwnd_fx,
-						swift_md_factor_fx(p, d,
-								   target));
-			/* Not below the scaled floor; never raised by it. */
-			s->fcwnd_fx = dcc_max_u32(s->fcwnd_fx, lo);
+			s->fcwnd_fx = swift_delay_cut(s, p,
+						      swift_md_factor_fx(p, d,
+									 target),
+						      a->delack_us);
 			s->t_fdec_us = a->now_us;
 			s->flags |= SWIFT_F_FDEC_VALID;
 			act |= SWIFT_ACT_FDEC;

@@ -1917,10 +1917,11 @@ static void test_delay_floor(void **state)
 	assert_true((u64)cap * FX / w <= 30000);
 	assert_int_equal(swift_delay_floor_fx(&s, &p, 0),
 			 swift_min_fcwnd_fx(&s, &p));
-	/* A huge allowance: the scaled min_cwnd; a tiny one: max_cwnd. */
+	/* A huge allowance: the scaled min_cwnd; a tiny one: two packets. */
 	assert_int_equal(swift_delay_floor_fx(&s, &p, 1000000),
 			 swift_min_fcwnd_fx(&s, &p));
-	assert_int_equal(swift_delay_floor_fx(&s, &p, 1), p.max_cwnd_fx);
+	assert_int_equal(swift_delay_floor_fx(&s, &p, 1),
+			 SWIFT_MIN_TCP_CWND << DCC_FX_SHIFT);
 	/* A delay cut from above stops there; a window below is not raised. */
 	{
 		struct swift_ack a = {
