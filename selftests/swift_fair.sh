@@ -10,7 +10,7 @@
 #  - after the first second, no flow gets under half its fair share (the
 #    interval's total / N) in any 0.5 s interval.
 # Both asserted at 4 flows; at 8 Jain's index is asserted and the half
-# share reported as a target (0.47-0.57 in three runs: the noise of
+# share reported as a target (0.47-0.62 in four runs: the noise of
 # two-packet steps, below); at 32 both are targets.  Asserted at
 # 8 and 32: no flow is held near its floor, i.e. every flow gets at
 # least STARVE of a fair share in every 0.5 s interval.  At 32 flows
