@@ -80,7 +80,7 @@ DCC_PARAM_ENUM(tstamp, DCC_TS_MODE_AUTO, dcc_ts_mode_names, NULL,
 DCC_PARAM_UINT(line_rate_mbps, 10000, 1, 1000000, NULL, NULL,
 	       "NIC line rate: the serialization of a GSO burst's packets ahead of the acknowledged one is taken out of the delay at this rate, in Mbit/s");
 DCC_PARAM_UINT(delack_guard_us, 40000, 0, 1000000, NULL, NULL,
-	       "the ACK of a lone segment (or one the stack flags) whose sample is this far above the floor is taken for a delayed ACK, and judged this much lower, in microseconds (0: off; ACKs the stack flags never cut)");
+	       "the ACK of a lone segment (or one the stack flags) whose sample is 3/4 of this or more above the floor is taken for a delayed ACK, and judged this much lower; delay cuts stop at the window pacing a packet every 3/4 of it, in microseconds (0: off; ACKs the stack flags never cut)");
 
 /*
  * The block's build(): the parameters in fixed point, and the checks

@@ -247,18 +247,36 @@ static inline bool swift_app_limited(const struct swift_state *s,
 }
 
 /*
+ * The least a receiver's delayed-ACK timer holds an ACK, for a guard of
+ * TCP_DELACK_MIN: the guard less a quarter (one tick of a HZ=100 clock),
+ * see swift_ack_maybe_delayed().
+ */
+static inline u32 swift_delack_min_us(u32 guard_us)
+{
+	return guard_us - guard_us / 4;
+}
+
+/*
  * Is this ACK's delay sample likely inflated by the receiver's delayed-ACK
  * timer?  Only when the ACK could have been held by it (the stack flags it
  * as possibly delayed, or it covers a single segment that was alone in
- * flight) and the sample exceeds the floor by at least guard_us.  A Linux
- * receiver that holds an ACK until its timer fires holds it for at least
- * TCP_DELACK_MIN (40 ms), and no queue a Swift flow keeps comes near that:
- * a sample below floor + guard_us was not held by the timer (the receiver
- * ACKed at once, when its application read the data, or with its reply)
- * and is as good as any other ACK's sample.  The stack's flag alone is set
- * on every ACK of a lone sub-MSS segment, i.e. on every ACK of a flow of
- * small RPCs: taking all of those for delayed ACKs judged each 40 ms lower,
- * so such a flow never cut on delay and PLB never saw its queue.
+ * flight) and the sample exceeds the floor by at least
+ * swift_delack_min_us(guard_us).  A Linux receiver that holds an ACK until
+ * its timer fires arms it TCP_DELACK_MIN (40 ms) from the clock tick the
+ * segment arrived in, so it holds the ACK 40 ms less up to one tick: 36 to
+ * 40 ms at HZ=250, 30 to 40 ms at HZ=100.  No queue a Swift flow keeps
+ * comes near that: a sample below floor + 3/4 guard_us was not held by the
+ * timer (the receiver ACKed at once, when its application read the data, or
+ * with its reply) and is as good as any other ACK's sample.  Requiring the
+ * whole guard_us missed most timer-held ACKs (held 36-40 ms plus a
+ * sub-millisecond path: under floor + 40 ms): a window at its floor, which
+ * sends nothing but lone segments, took each for 38 ms of network delay,
+ * was cut at its floor again and never climbed back (8 swift flows on the
+ * VM dumbbell: a flow at 0.01 of a fair share for whole seconds; 32 flows:
+ * Jain 0.66).  The stack's flag alone is set on every ACK of a lone sub-MSS
+ * segment, i.e. on every ACK of a flow of small RPCs: taking all of those
+ * for delayed ACKs judged each 40 ms lower, so such a flow never cut on
+ * delay and PLB never saw its queue.
  * guard_us 0: the stack's flag alone (such ACKs then never cut).
  */
 static inline bool swift_ack_maybe_delayed(bool stack_says, u32 prior_in_flight,
@@ -269,7 +287,7 @@ static inline bool swift_ack_maybe_delayed(bool stack_says, u32 prior_in_flight,
 		return stack_says;
 	if (!stack_says && (prior_in_flight > 1 || acked != 1))
 		return false;
-	return delay_us >= (u64)floor_us + guard_us;
+	return delay_us >= (u64)floor_us + swift_delack_min_us(guard_us);
 }
 
 /*
@@ -511,6 +529,60 @@ static inline u32 swift_pacing_rtt_us(const struct swift_state *s,
 }
 
 /*
+ * Where delay cuts of the fabric window stop: swift_min_fcwnd_fx(), and
+ * with a delayed-ACK allowance (delack_us, the glue's delack_guard_us) no
+ * lower than the window that paces a packet at least every
+ * swift_delack_min_us(delack_us), the least a receiver's delayed-ACK
+ * timer holds a lone segment's ACK.  Paced at rtt_p / cwnd (rtt_p at most
+ * swift_pacing_rtt_us()'s cap), such a window's next segment reaches the
+ * receiver while it still holds the previous one's ACK, and a receiver
+ * ACKs two segments at once: every ACK is prompt, and its sample is the
+ * path's.  Below it every segment is alone: each ACK is held 40 ms or
+ * longer (the timer's ato grows to twice the segments' spacing when they
+ * come 20 ms or more apart, and a busy receiver fires it late), so its
+ * sample, even less delack_us, tells nothing of the path, and a window
+ * cut there sat out whole seconds at the floor beside flows at their
+ * target (8 flows on the VM dumbbell: 0.01 of a fair share; 32 flows:
+ * Jain 0.66).  On the VM dumbbell (target about 1 ms at the floor) this
+ * is 0.03 packet; on a fabric with a 0.15 ms target, 0.005.  At most two
+ * packets (RTTs of 60 ms or more): from there TCP's window spaces the
+ * segments.  Loss and timeout cuts still go to min_cwnd.
+ */
+static inline u32 swift_delay_floor_fx(const struct swift_state *s,
+				       const struct swift_params *p,
+				       u32 delack_us)
+{
+	u32 m = swift_min_fcwnd_fx(s, p), d = swift_delack_min_us(delack_us);
+	u64 w;
+
+	if (!d)
+		return m;
+	/* Rounded up: the gap at most d. */
+	w = dcc_div_u64(((u64)swift_pacing_rtt_us(s, p, 0) << DCC_FX_SHIFT) +
+			d - 1, d);
+	/* From two packets up TCP's window, not pacing, spaces segments. */
+	w = dcc_min_u64(w, SWIFT_MIN_TCP_CWND << DCC_FX_SHIFT);
+	return dcc_clamp_u32((u32)w, m, dcc_max_u32(m, p->max_cwnd_fx));
+}
+
+/*
+ * A delay cut of the fabric window by factor_fx, not below the delay floor
+ * (never raised by it).  The floor, whose pacing cap costs a flow-scaling
+ * target, is only worked out for a cut that ends below two packets.
+ */
+static inline u32 swift_delay_cut(const struct swift_state *s,
+				  const struct swift_params *p, u32 factor_fx,
+				  u32 delack_us)
+{
+	u32 c = swift_cut(p, s->fcwnd_fx, factor_fx);
+	u32 lo = (c >= SWIFT_MIN_TCP_CWND << DCC_FX_SHIFT) ?
+		 swift_min_fcwnd_fx(s, p) :
+		 swift_delay_floor_fx(s, p, delack_us);
+
+	return dcc_max_u32(c, dcc_min_u32(s->fcwnd_fx, lo));
+}
+
+/*
  * Remember the fabric window before a loss episode's first cut, for undo.
  * Delay cuts are not undone: the delay that caused them was real.
  */
@@ -570,14 +642,10 @@ static inline u32 swift_on_ack(struct swift_state *s,
 			   swift_can_decrease(s, SWIFT_F_FDEC_VALID,
 					      s->t_fdec_us, a->now_us,
 					      rtt_us)) {
-			u32 lo = dcc_min_u32(s->fcwnd_fx,
-					     swift_min_fcwnd_fx(s, p));
-
-			s->fcwnd_fx = swift_cut(p, s->fcwnd_fx,
-						swift_md_factor_fx(p, d,
-								   target));
-			/* Not below the scaled floor; never raised by it. */
-			s->fcwnd_fx = dcc_max_u32(s->fcwnd_fx, lo);
+			s->fcwnd_fx = swift_delay_cut(s, p,
+						      swift_md_factor_fx(p, d,
+									 target),
+						      a->delack_us);
 			s->t_fdec_us = a->now_us;
 			s->flags |= SWIFT_F_FDEC_VALID;
 			act |= SWIFT_ACT_FDEC;

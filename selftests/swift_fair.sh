@@ -5,11 +5,23 @@
 # 32 bulk flows share the dumbbell (100 Mbit/s htb, 1000-packet drop-tail
 # FIFO, 250 us netem on the ACK path).  Per-flow goodput is what the kernel
 # says each socket delivered (ss bytes_acked every 0.5 s; iperf3's client
-# intervals count the application's 128 KB writes).  Per count (asserted
-# at 4 flows, reported as targets at 8 and 32):
+# intervals count the application's 128 KB writes).  The issue's criteria:
 #  - Jain's index of the flows' bytes over the last 4 s >= 0.99;
 #  - after the first second, no flow gets under half its fair share (the
 #    interval's total / N) in any 0.5 s interval.
+# Both asserted at 4 flows; at 8 Jain's index is asserted and the half
+# share reported as a target (0.47-0.62 in four runs: the noise of
+# two-packet steps, below); at 32 both are targets.  Asserted at
+# 8 and 32: no flow is held near its floor, i.e. every flow gets at
+# least STARVE of a fair share in every 0.5 s interval.  At 32 flows
+# that is what the delay floor guarantees: delay cuts stop at the window
+# pacing a packet every 30 ms (Documentation/swift.rst), 33 packets a
+# second against a fair 258 (100 Mbit/s / 32 of 1514-byte frames), 0.13
+# of a fair share; before, flows sat at 0.005 packet (0.02 of a share).
+# Why 32 flows are not shared fairly: their fair window is about 0.2
+# packet (RTT 0.8 ms), a receiver ACKs their segments in pairs every
+# ~8 ms, and an ACK below target adds ai per packet acknowledged, two
+# packets, ten fair windows at once (the paper's sub-packet step).
 # Then convergence: a flow that starts while 3 others hold the queue at
 # their target reaches half its fair share within 0.5 s (0.1 s intervals).
 . "$(dirname "$0")/lib.sh"
@@ -22,6 +34,7 @@ DELAY=250		# us, netem on the ACK path
 LIMIT=1000		# packets of FIFO at the bottleneck
 SECS=${SECS:-6}		# per flow count: 1 s start, 1 s margin, 4 s judged
 COUNTS=${COUNTS:-"4 8 32"}
+STARVE=0.1		# of a fair share: the delay floor's rate at 32 flows
 
 tmp=$(mktemp -d)
 load_module tcp_swift || exit $KSFT_FAIL
@@ -74,19 +87,21 @@ for n in $COUNTS; do
 	iperf_flow swift "$SECS" 5201 -P "$n" > "$tmp/f$n.json"
 	kill $spid
 	wait $spid 2>/dev/null
+	log "$n flows: done at $SECONDS s"
 	read -r jain worst worst_at mbps < <(fair_figures "$n" "$tmp/f$n.log")
 	log "$n flows: $mbps Mbit/s in the last 4 s, Jain $jain; slowest flow in a 0.5 s interval after 1 s: $worst of a fair share (at $worst_at s)"
 	log "$n flows: per-stream Mbit/s over the run: $(jq -r '[.end.streams[] | .receiver.bits_per_second / 1e6 * 10 | floor / 10] | join(" ")' "$tmp/f$n.json")"
-	# 8 and 32 flows (windows near and far below a packet) are not fair
-	# yet: reported.  At 8 the slowest flow's share varies from run to run
-	# (0.01 to 0.56 in four runs on the same code: the ports, sequence
-	# numbers and hash seeds differ), so asserting it would fail at
-	# random; the cause is issue 22's starvation at the window floor.
-	chk=expect
-	[ "$n" -le 4 ] || chk="target 22"
-	$chk "$n flows: Jain's index over the last 4 s >= 0.99" "$jain >= 0.99"
-	$chk "$n flows: no flow under half its fair share in any 0.5 s interval after 1 s" \
+	jchk=expect
+	wchk=expect
+	[ "$n" -le 8 ] || jchk="target 22"
+	[ "$n" -le 4 ] || wchk="target 22"
+	$jchk "$n flows: Jain's index over the last 4 s >= 0.99" "$jain >= 0.99"
+	$wchk "$n flows: no flow under half its fair share in any 0.5 s interval after 1 s" \
 		"$worst >= 0.5"
+	if [ "$n" -gt 4 ]; then
+		expect "$n flows: no flow held near its floor (>= $STARVE of a fair share in every 0.5 s interval after 1 s)" \
+			"$worst >= $STARVE"
+	fi
 done
 
 # Convergence: 3 flows for 4 s; a fourth starts 2 s in.  Its delivered
@@ -116,8 +131,10 @@ log "newcomer reaches half its fair share ($half Mbit/s over 0.1 s) after $t_hal
 expect "a flow starting beside 3 others reaches half its fair share within 0.5 s" \
 	"$t_half <= 0.5"
 
+log "newcomer: done at $SECONDS s"
 topo_cleanup
 trap - EXIT
 rm -rf "$tmp"
 unload_module tcp_swift
+log "unloaded at $SECONDS s"
 finish

@@ -735,7 +735,9 @@ static void test_ack_delayed_allowance(void **state)
 		a.delay_us = 150000;
 		swift_on_ack(&s, &p, &a);
 	}
-	assert_int_equal(s.fcwnd_fx, p.min_cwnd_fx);
+	/* Down to the window pacing a packet every 30 ms (127 us / 30 ms). */
+	assert_int_equal(s.fcwnd_fx, swift_delay_floor_fx(&s, &p, 40000));
+	assert_int_equal(s.fcwnd_fx, ((127 << DCC_FX_SHIFT) + 29999) / 30000);
 	for (; a.now_us < 20000000; a.now_us += 50000) {
 		a.delay_us = 40005;
 		swift_on_ack(&s, &p, &a);
@@ -1863,16 +1865,24 @@ static void test_ack_maybe_delayed(void **state)
 	 */
 	assert_false(swift_ack_maybe_delayed(true, 10, 5, 100, 100, 40000));
 	assert_false(swift_ack_maybe_delayed(true, 1, 1, 2000, 100, 40000));
-	assert_false(swift_ack_maybe_delayed(true, 1, 1, 40099, 100, 40000));
-	assert_true(swift_ack_maybe_delayed(true, 1, 1, 40100, 100, 40000));
+	assert_false(swift_ack_maybe_delayed(true, 1, 1, 30099, 100, 40000));
+	assert_true(swift_ack_maybe_delayed(true, 1, 1, 30100, 100, 40000));
 	assert_true(swift_ack_maybe_delayed(true, 10, 5, 90000, 100, 40000));
 	/* Guard off: the stack's flag alone (such ACKs never cut). */
 	assert_true(swift_ack_maybe_delayed(true, 1, 1, 100, 100, 0));
 	/* A lone segment 40 ms above the floor: the receiver held its ACK. */
 	assert_true(swift_ack_maybe_delayed(false, 1, 1, 40500, 500, 40000));
 	assert_true(swift_ack_maybe_delayed(false, 0, 1, 40500, 500, 40000));
-	/* Just below the guard, or not alone, or several acked: genuine. */
-	assert_false(swift_ack_maybe_delayed(false, 1, 1, 40499, 500, 40000));
+	/*
+	 * Held less than 40 ms: the timer fires on a clock tick, 40 ms from
+	 * the tick the segment arrived in (HZ=250: 36-40 ms; HZ=100:
+	 * 30-40 ms).  Timer-held all the same.
+	 */
+	assert_true(swift_ack_maybe_delayed(false, 1, 1, 36600, 500, 40000));
+	assert_true(swift_ack_maybe_delayed(false, 1, 1, 30500, 500, 40000));
+	assert_int_equal(swift_delack_min_us(40000), 30000);
+	/* Below a timer's least hold, or not alone, or several acked: genuine. */
+	assert_false(swift_ack_maybe_delayed(false, 1, 1, 30499, 500, 40000));
 	assert_false(swift_ack_maybe_delayed(false, 2, 1, 90000, 500, 40000));
 	assert_false(swift_ack_maybe_delayed(false, 1, 2, 90000, 500, 40000));
 	/* Guard off. */
@@ -1880,6 +1890,55 @@ static void test_ack_maybe_delayed(void **state)
 	/* No overflow near the top of the range. */
 	assert_false(swift_ack_maybe_delayed(false, 1, 1, 0xFFFFFFFFU,
 					     0xFFFFFFF0U, 40000));
+}
+
+/*
+ * The delay floor: the window pacing a packet every 3/4 delack_guard_us at
+ * the pacing RTT's cap, so that a Linux receiver ACKs its segments in
+ * pairs; never below the scaled min_cwnd, never above max_cwnd; without
+ * an allowance, the scaled min_cwnd alone.
+ */
+static void test_delay_floor(void **state)
+{
+	struct swift_params p = default_params(true);
+	struct swift_state s;
+	u32 w, cap;
+
+	(void)state;
+	init_state(&s, &p, FX_OF(0.01), DEFAULT_HOPS, 0);
+	s.min_rtt_us = 270;
+	s.base_rtt_us = 270;
+	s.flags |= SWIFT_F_MINRTT_VALID;
+	cap = swift_pacing_rtt_us(&s, &p, 0);
+	w = swift_delay_floor_fx(&s, &p, 40000);
+	/* The bed: about 0.03 packet, a packet every 30 ms at the cap. */
+	assert_near(PKTS(w), cap / 30000.0, 1.0 / FX);
+	assert_true(PKTS(w) > 0.025 && PKTS(w) < 0.04);
+	assert_true((u64)cap * FX / w <= 30000);
+	assert_int_equal(swift_delay_floor_fx(&s, &p, 0),
+			 swift_min_fcwnd_fx(&s, &p));
+	/* A huge allowance: the scaled min_cwnd; a tiny one: two packets. */
+	assert_int_equal(swift_delay_floor_fx(&s, &p, 1000000),
+			 swift_min_fcwnd_fx(&s, &p));
+	assert_int_equal(swift_delay_floor_fx(&s, &p, 1),
+			 SWIFT_MIN_TCP_CWND << DCC_FX_SHIFT);
+	/* A delay cut from above stops there; a window below is not raised. */
+	{
+		struct swift_ack a = {
+			.now_us = 1000000, .srtt_us = 600, .num_acked = 1,
+			.delay_us = 5000, .has_delay = true,
+			.delack_us = 40000, .floor_us = 270,
+		};
+
+		s.fcwnd_fx = FX_OF(0.05);
+		assert_true(swift_on_ack(&s, &p, &a) & SWIFT_ACT_FDEC);
+		assert_int_equal(s.fcwnd_fx,
+				 swift_delay_floor_fx(&s, &p, 40000));
+		s.fcwnd_fx = FX_OF(0.02);
+		a.now_us += 100000;
+		assert_true(swift_on_ack(&s, &p, &a) & SWIFT_ACT_FDEC);
+		assert_int_equal(s.fcwnd_fx, FX_OF(0.02));
+	}
 }
 
 /* The host-wide floor: lowest sample in the window, delayed ACKs only lower. */
@@ -2253,22 +2312,30 @@ static void test_sim_rel_minrtt_latecomer(void **state)
  */
 #define PSIM_MAX_FLOWS	32
 #define PSIM_MSS	1500
+#define PSIM_DELACK_GUARD_US	40000	/* delack_guard_us's default */
 
 struct psim_flow {
 	struct swift_state s;
 	u64 next_send_ns;
 	u64 start_ns;
 	u32 init_fx;
+	u32 init_base_us;	/* it ran before: its minimum RTT (0: none) */
 	u32 inflight;
 	double srtt;
 	u64 acked;		/* packets acked in the measured part */
 	u32 max_cwnd_fx;	/* largest window reached */
+	u32 min_cwnd_fx;	/* smallest window reached */
+	bool held;		/* the receiver holds a lone segment's ACK */
+	u64 held_sent_ns;	/* ... sent then */
+	u64 held_ack_ns;	/* ... whose ACK reaches the sender then */
 };
 
 struct psim {
 	const struct swift_params *p;
 	unsigned int n;
 	u64 svc_ns, base_ns, dur_ns, measure_ns;
+	u64 tick_ns;		/* receiver's clock tick (0: ACKs at once) */
+	u64 late_ns;		/* its delayed-ACK timer fires this late */
 	struct swift_floor floor;
 	struct psim_flow f[PSIM_MAX_FLOWS];
 	struct sim_pkt ring[SIM_RING];
@@ -2316,6 +2383,50 @@ static void psim_send(struct psim *sm, unsigned int i, u64 now)
 	}
 }
 
+/*
+ * The ACK of num packets, the latest sent at sent_ns, reaches flow i at
+ * now: judged as the glue judges it (a likely-delayed ACK by
+ * swift_ack_maybe_delayed() with the default guard).
+ */
+static void psim_ack(struct psim *sm, unsigned int i, u64 now, u64 sent_ns,
+		     u32 num)
+{
+	const struct swift_params *p = sm->p;
+	struct psim_flow *f = &sm->f[i];
+	bool cwnd_limited = f->inflight >= psim_tcp_cwnd(f);
+	u32 prior = f->inflight;
+	u32 delay_us = (u32)((now - sent_ns + 500) / 1000);
+	bool delayed = sm->tick_ns &&
+		       swift_ack_maybe_delayed(false, prior, num, delay_us,
+					       sm->floor.min_us,
+					       PSIM_DELACK_GUARD_US);
+	struct swift_ack a;
+
+	f->inflight -= num;
+	f->srtt = f->srtt ? 0.875 * f->srtt + 0.125 * delay_us : delay_us;
+	swift_floor_update(&sm->floor, p, delay_us, delayed, now / 1000);
+	a = (struct swift_ack){
+		.now_us = now / 1000,
+		.srtt_us = (u32)f->srtt,
+		.num_acked = num,
+		.delay_us = delay_us,
+		.has_delay = true,
+		.app_limited = swift_app_limited(&f->s, cwnd_limited, false),
+		.ack_delayed = delayed,
+		.delack_us = sm->tick_ns ? PSIM_DELACK_GUARD_US : 0,
+		.floor_us = sm->floor.min_us,
+	};
+	swift_on_ack(&f->s, p, &a);
+	check_bounds(&f->s, p);
+	f->max_cwnd_fx = dcc_max_u32(f->max_cwnd_fx, swift_cwnd_fx(&f->s));
+	f->min_cwnd_fx = f->min_cwnd_fx ?
+			 dcc_min_u32(f->min_cwnd_fx, swift_cwnd_fx(&f->s)) :
+			 swift_cwnd_fx(&f->s);
+	if (now >= sm->measure_ns)
+		f->acked += num;
+	psim_send(sm, i, now);
+}
+
 static void psim_run_from(struct psim *sm, bool init)
 {
 	const struct swift_params *p = sm->p;
@@ -2327,14 +2438,26 @@ static void psim_run_from(struct psim *sm, bool init)
 		swift_state_init(&f->s, p, 10, DEFAULT_HOPS, f->start_ns / 1000);
 		f->s.fcwnd_fx = f->init_fx;
 		f->next_send_ns = f->start_ns;
+		if (f->init_base_us) {
+			f->s.min_rtt_us = f->init_base_us;
+			f->s.base_rtt_us = f->init_base_us;
+			f->s.min_rtt_stamp_us = f->start_ns / 1000;
+			f->s.flags |= SWIFT_F_MINRTT_VALID;
+		}
 	}
 	for (;;) {
 		u64 now = sm->count ? sm->ring[sm->head].ack_ns : ~0ULL;
-		unsigned int next = PSIM_MAX_FLOWS;
+		unsigned int next = PSIM_MAX_FLOWS, held_i = PSIM_MAX_FLOWS;
 		struct psim_flow *f;
 		struct sim_pkt pk;
-		u32 delay_us;
-		bool cwnd_limited;
+
+		/* A held ACK whose timer fires first. */
+		for (i = 0; i < sm->n; i++) {
+			if (sm->f[i].held && sm->f[i].held_ack_ns < now) {
+				now = sm->f[i].held_ack_ns;
+				held_i = i;
+			}
+		}
 
 		/* The earliest pacing release of a flow TCP's window allows. */
 		for (i = 0; i < sm->n; i++) {
@@ -2345,6 +2468,7 @@ static void psim_run_from(struct psim *sm, bool init)
 			    t < now) {
 				now = t;
 				next = i;
+				held_i = PSIM_MAX_FLOWS;
 			}
 		}
 		if (now >= sm->dur_ns)
@@ -2353,36 +2477,38 @@ static void psim_run_from(struct psim *sm, bool init)
 			psim_send(sm, next, now);
 			continue;
 		}
+		if (held_i < PSIM_MAX_FLOWS) {
+			f = &sm->f[held_i];
+			f->held = false;
+			psim_ack(sm, held_i, now, f->held_sent_ns, 1);
+			continue;
+		}
 		pk = sm->ring[sm->head];
 		sm->head = (sm->head + 1) % SIM_RING;
 		sm->count--;
 		f = &sm->f[pk.flow];
-		cwnd_limited = f->inflight >= psim_tcp_cwnd(f);
-		f->inflight--;
-		delay_us = (u32)((now - pk.sent_ns + 500) / 1000);
-		f->srtt = f->srtt ? 0.875 * f->srtt + 0.125 * delay_us :
-				    delay_us;
-		swift_floor_update(&sm->floor, p, delay_us, false, now / 1000);
-		{
-			struct swift_ack a = {
-				.now_us = now / 1000,
-				.srtt_us = (u32)f->srtt,
-				.num_acked = 1,
-				.delay_us = delay_us,
-				.has_delay = true,
-				.app_limited = swift_app_limited(&f->s,
-								 cwnd_limited,
-								 false),
-				.floor_us = sm->floor.min_us,
-			};
+		if (sm->tick_ns && !f->held) {
+			/*
+			 * A lone segment: the receiver arms its delayed-ACK
+			 * timer, TCP_DELACK_MIN (40 ms) in ticks from the
+			 * tick the segment arrived in, unless another
+			 * segment comes first.
+			 */
+			u64 arrival = now - sm->base_ns;
 
-			swift_on_ack(&f->s, p, &a);
+			f->held = true;
+			f->held_sent_ns = pk.sent_ns;
+			f->held_ack_ns = arrival / sm->tick_ns * sm->tick_ns +
+					 40000000 + sm->late_ns + sm->base_ns;
+			continue;
 		}
-		check_bounds(&f->s, p);
-		f->max_cwnd_fx = dcc_max_u32(f->max_cwnd_fx, swift_cwnd_fx(&f->s));
-		if (now >= sm->measure_ns)
-			f->acked++;
-		psim_send(sm, pk.flow, now);
+		/* Two segments unacknowledged: the receiver ACKs at once. */
+		{
+			u32 num = f->held ? 2 : 1;
+
+			f->held = false;
+			psim_ack(sm, pk.flow, now, pk.sent_ns, num);
+		}
 	}
 }
 
@@ -2441,7 +2567,7 @@ static void test_psim_floor_climbs(void **state)
  * nanoseconds of that half.
  */
 static double psim_bed(unsigned int n, const struct swift_params *p,
-		       double *worst)
+		       u64 tick_ns, u64 late_ns, double *worst)
 {
 	static struct psim sm;
 	static u64 slot_acked[PSIM_MAX_FLOWS];
@@ -2454,6 +2580,8 @@ static double psim_bed(unsigned int n, const struct swift_params *p,
 	sm.n = n;
 	sm.svc_ns = 120000;
 	sm.base_ns = 270000;
+	sm.tick_ns = tick_ns;
+	sm.late_ns = late_ns;
 	sm.dur_ns = 2000000000;		/* 2 s */
 	*worst = 1e9;
 	for (i = 0; i < n; i++)
@@ -2497,30 +2625,119 @@ static double psim_bed(unsigned int n, const struct swift_params *p,
  *
  * Without scale_rtt_us (0), 4 flows: Jain 0.954, a flow gets nothing for
  * 250 ms; with it (50 us: the allowance times 5.4 here) 4 flows 0.9999 /
- * 0.94 of a fair share at worst, 8 flows 0.996 / 0.78.  32 flows are not
- * shared fairly yet (Jain 0.86, a flow starved for 250 ms): their fair
- * window is 0.07 packet and one ACK below target adds a whole packet
- * (ai per ACK below one packet, as in the paper).  Known open: built with
- * -DDCC_TEST_KNOWN_BUGS the 32-flow case is asserted too.
+ * 0.94 of a fair share at worst, 8 flows 0.996 / 0.78.  The same with
+ * receivers that delay a lone segment's ACK (on time, or 3 ms late).
+ *
+ * 32 flows are not shared fairly yet (Jain 0.90-0.91, a flow at 0.02-0.13
+ * of a fair share for 250 ms): their fair window is about 0.2 packet, a
+ * receiver ACKs their segments in pairs, and one ACK below target adds
+ * two whole packets (ai per packet acknowledged below one packet, as in
+ * the paper): ten fair windows at once.  Asserted at 32: with delayed
+ * ACKs no flow is held at the floor by its receiver's timer (before the
+ * delay floor and the 3/4 guard, 0.02 of a fair share).  Known open:
+ * built with -DDCC_TEST_KNOWN_BUGS the whole criteria are asserted at 32.
  */
 static void test_psim_bed_fair(void **state)
 {
-#ifdef DCC_TEST_KNOWN_BUGS
 	static const unsigned int counts[] = { 4, 8, 32 };
-#else
-	static const unsigned int counts[] = { 4, 8 };
-#endif
+	/* Receivers: ACKing every segment; delaying lone segments' ACKs
+	 * (HZ=250); the same, the timer firing 3 ms late.
+	 */
+	static const u64 rx[][2] = {
+		{ 0, 0 }, { 4000000, 0 }, { 4000000, 3000000 },
+	};
 	struct swift_params p = default_params(true);
-	unsigned int i;
+	unsigned int i, r;
 
 	(void)state;
 	for (i = 0; i < ARRAY_SIZE(counts); i++) {
-		double worst, jain = psim_bed(counts[i], &p, &worst);
+		for (r = 0; r < ARRAY_SIZE(rx); r++) {
+			double worst, jain = psim_bed(counts[i], &p, rx[r][0],
+						      rx[r][1], &worst);
 
-		print_message("# psim bed n=%u: jain %.4f, worst 250 ms share %.2f\n",
-			      counts[i], jain, worst);
-		assert_true(jain >= 0.99);
-		assert_true(worst >= 0.5);
+			print_message("# psim bed n=%u, receiver tick %llu ms, %llu ms late: jain %.4f, worst 250 ms share %.2f\n",
+				      counts[i],
+				      (unsigned long long)(rx[r][0] / 1000000),
+				      (unsigned long long)(rx[r][1] / 1000000),
+				      jain, worst);
+#ifndef DCC_TEST_KNOWN_BUGS
+			if (counts[i] == 32) {
+				/* No flow held at the floor by its receiver's
+				 * timer (0.02 of a fair share before).
+				 */
+				if (rx[r][0])
+					assert_true(worst >= 0.1);
+				continue;
+			}
+#endif
+			assert_true(jain >= 0.99);
+			assert_true(worst >= 0.5);
+		}
+	}
+}
+
+/*
+ * A flow at the floor beside three flows holding the queue at their
+ * target, on the test bed's scale (100 Mbit/s, 270 us base RTT), with a
+ * Linux receiver: it ACKs two segments at once but holds the ACK of a
+ * lone one until its delayed-ACK timer fires, TCP_DELACK_MIN (40 ms) from
+ * the clock tick the segment arrived in: 36 to 40 ms at HZ=250, and later
+ * on a busy receiver.  It must climb back to its share.
+ *
+ * 1. A window at min_cwnd (an RTO reset), paced a packet every 100 ms or
+ *    more: every segment is alone and every sample timer-held, most of
+ *    them held less than 40 ms.  Requiring 40 ms above the floor to take
+ *    a sample for a delayed ACK, each was judged as 38 ms of network delay
+ *    and cut the window at its floor again: it never climbed (HZ=250 and
+ *    HZ=100: 0.00 of a fair share).
+ * Delay cuts stop above such windows (swift_delay_floor_fx(),
+ * test_psim_bed_fair with 32 flows).
+ */
+static void test_psim_floor_delack(void **state)
+{
+	static const struct {
+		u64 tick_ns, late_ns;
+		double init;
+	} cases[] = {
+		{ 1000000, 0, 0.006 },
+		{ 4000000, 0, 0.006 },
+		{ 10000000, 0, 0.006 },
+	};
+	static struct psim sm;
+	struct swift_params p = default_params(true);
+	unsigned int i, k;
+
+	(void)state;
+	for (k = 0; k < ARRAY_SIZE(cases); k++) {
+		double sum = 0, share;
+
+		memset(&sm, 0, sizeof(sm));
+		sm.p = &p;
+		sm.n = 4;
+		sm.svc_ns = 120000;
+		sm.base_ns = 270000;
+		sm.tick_ns = cases[k].tick_ns;
+		sm.late_ns = cases[k].late_ns;
+		sm.dur_ns = 2000000000;		/* 2 s */
+		sm.measure_ns = 1000000000;	/* the last second */
+		for (i = 0; i < 3; i++)
+			sm.f[i].init_fx = 10 << DCC_FX_SHIFT;
+		sm.f[3].init_fx = FX_OF(cases[k].init);
+		sm.f[3].init_base_us = 390;
+		/* Its last samples were timer-held. */
+		sm.f[3].srtt = cases[k].init < 1 ? 40000 : 600;
+		sm.f[3].start_ns = 300000000;
+		psim_run(&sm);
+		for (i = 0; i < sm.n; i++)
+			sum += sm.f[i].acked;
+		share = sm.f[3].acked / (sum / sm.n);
+		print_message("# psim floor from %.3f packet, receiver tick %llu ms, timer %llu ms late: %.2f of a fair share, window %.3f to %.3f packets\n",
+			      cases[k].init,
+			      (unsigned long long)(cases[k].tick_ns / 1000000),
+			      (unsigned long long)(cases[k].late_ns / 1000000),
+			      share, PKTS(sm.f[3].min_cwnd_fx),
+			      PKTS(sm.f[3].max_cwnd_fx));
+		assert_true(share > 0.5);
 	}
 }
 
@@ -2578,6 +2795,7 @@ int main(void)
 		cmocka_unit_test(test_random_invariants),
 		cmocka_unit_test(test_ack_maybe_delayed),
 		cmocka_unit_test(test_floor),
+		cmocka_unit_test(test_delay_floor),
 		cmocka_unit_test(test_stale_stamps),
 		cmocka_unit_test(test_rto_reset_above_max),
 		cmocka_unit_test(test_sim_4_flows),
@@ -2587,6 +2805,7 @@ int main(void)
 		cmocka_unit_test(test_app_limited_paced),
 		cmocka_unit_test(test_psim_floor_climbs),
 		cmocka_unit_test(test_psim_bed_fair),
+		cmocka_unit_test(test_psim_floor_delack),
 	};
 
 	return cmocka_run_group_tests_name("dcc_swift", tests, NULL, NULL);
