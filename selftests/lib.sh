@@ -17,8 +17,20 @@ KSFT_PASS=0
 KSFT_FAIL=1
 KSFT_SKIP=4
 
-DCC_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-DCC_BIN=${DCC_BIN:-$DCC_ROOT/selftests/build}
+# DCC_SELFTESTS: this folder (links resolved: make run_tests runs the
+# tests through links).  DCC_ROOT: the source tree around it, whose built
+# modules the tests load, and the helpers in build/.  As a kernel tree's
+# tools/testing/selftests/dcc or a kselftest install there is no source
+# tree: DCC_ROOT is empty, the modules are the installed ones (modinfo)
+# and the helpers sit next to the scripts.
+DCC_SELFTESTS=$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")
+if [ -f "$DCC_SELFTESTS/../dkms.conf" ] && [ -f "$DCC_SELFTESTS/../Kbuild" ]; then
+	DCC_ROOT=$(dirname "$DCC_SELFTESTS")
+	DCC_BIN=${DCC_BIN:-$DCC_SELFTESTS/build}
+else
+	DCC_ROOT=
+	DCC_BIN=${DCC_BIN:-$DCC_SELFTESTS}
+fi
 DCC_FAILS=0
 DCC_CHECKS=0
 
@@ -109,6 +121,6 @@ slowwait() {
 # The parts, from this file's directory.
 for _part in modules topo measure robust; do
 	# shellcheck source=/dev/null
-	. "$(dirname "${BASH_SOURCE[0]}")/lib_$_part.sh"
+	. "$DCC_SELFTESTS/lib_$_part.sh"
 done
 unset _part

@@ -15,11 +15,24 @@
 ROBUST_LONG=${ROBUST_LONG:-0}
 
 # dcc_modules: our modules built in the tree, one a line (tcp_plb first:
-# connections use it only if it is loaded before they start).
+# connections use it only if it is loaded before they start); without a
+# source tree (a kernel tree's kselftest), the installed ones.
 dcc_modules() {
 	local ko
+	[ -n "$DCC_ROOT" ] || { dcc_installed_modules; return; }
 	for ko in "$DCC_ROOT"/tcp_plb.ko "$DCC_ROOT"/tcp_*.ko; do
 		[ -f "$ko" ] && basename "$ko" .ko
+	done | awk '!seen[$0]++'
+}
+
+# dcc_installed_modules: our modules installed for the running kernel
+# (modules.dep's tcp_* whose author is ours), tcp_plb first.
+dcc_installed_modules() {
+	local m
+	for m in tcp_plb $(sed -n 's|^\([^:]*/\)\{0,1\}\(tcp_[a-z0-9_]*\)\.ko[.a-z]*:.*|\2|p' \
+			"/lib/modules/$(uname -r)/modules.dep" 2>/dev/null | sort); do
+		[ "$(modinfo -F author "$m" 2>/dev/null)" = \
+		  "Datacenter congestion control authors" ] && echo "$m"
 	done | awk '!seen[$0]++'
 }
 
