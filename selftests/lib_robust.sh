@@ -237,14 +237,14 @@ check_load_cross() {
 	done
 	check "$mod: $good_set applied" $ok
 	unload_module "$mod"
-	dmesg -C
+	klog_mark
 	# shellcheck disable=SC2086
 	check "$mod with $bad_set fails to load" \
 		sh -c "! insmod $(ko_path "$mod") $bad_set 2>/dev/null"
 	check "$mod: and leaves nothing loaded" \
 		sh -c "! grep -q '^$mod ' /proc/modules"
 	check "$mod: the log says '$msg'" \
-		sh -c "dmesg | grep -qF '$mod: $msg'"
+		grep -qF "$mod: $msg" <<< "$(klog_since)"
 }
 
 # check_load_bad_params MOD [GOOD_PARAMS...]: loading MOD with a bad value
