@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # Part of lib.sh (tests source lib.sh, which sources this): observing
 # (tracefs, ss, the modules' counters, perf and bpftrace recipes) and

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # Part of lib.sh (tests source lib.sh, which sources this): every module
 # in the tree at once, kernel memory for leak checks, checked transfers

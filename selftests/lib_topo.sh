@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # Part of lib.sh (tests source lib.sh, which sources this): the emulated
 # network (network namespaces, veth, tc: the dumbbell and the two-path

@@ -83,7 +83,8 @@ pass=2	# the host's layout and install
 kver=$(uname -r)
 mkdir -p "/lib/modules/$kver/extra"
 cp tcp_*.ko "/lib/modules/$kver/extra/" &&
-	cp "$work/mods/lib/modules/$kver"/modules.* "/lib/modules/$kver/" &&
+	find "$work/mods/lib/modules/$kver" -maxdepth 1 -type f -name 'modules.*' \
+		-exec cp {} "/lib/modules/$kver/" \; &&
 	[ "$(modinfo -n tcp_swift)" = "/lib/modules/$kver/extra/tcp_swift.ko" ] ||
 	{ bad "modules installed for $kver"; summary; }
 ok "modules installed for $kver: $(cd "/lib/modules/$kver/extra" && echo tcp_*.ko)"
