@@ -27,14 +27,13 @@ iperf_server 5201
 fb0=$(mod_stat "$NS_CLI" tcp_dcqcn_stat DcqcnFallback)
 in_cli iperf3 -c "$SRV_IP" -p 5201 -C dcqcn -t 3 -J > /tmp/dcqcn_fb.$$ &
 pid=$!
-# ss_dcqcn: the dcqcn variant ss shows for the flow, once it shows one.
-ss_dcqcn() {
-	local c
-	c=$(in_cli ss -tin state established dst "$SRV_IP" dport = :5201 |
-	    grep -oE 'dcqcn(-reno)?' | sort -u | tail -n 1)
-	[ -n "$c" ] && echo "$c"
-}
-cc=$(slowwait 4 ss_dcqcn)
+cc=
+for _ in $(seq 20); do
+	sleep 0.2
+	cc=$(in_cli ss -tin state established dst "$SRV_IP" dport = :5201 |
+	     grep -oE 'dcqcn(-reno)?' | sort -u | tail -n 1)
+	[ -n "$cc" ] && break
+done
 wait $pid
 rc=$?
 mbps=$(iperf_mbps < /tmp/dcqcn_fb.$$)

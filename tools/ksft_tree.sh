@@ -4,7 +4,7 @@
 # selftests/ as a kernel tree's kselftest target, run by the kernel's own
 # runner (make check runs it; Documentation/testing.rst, "As a kselftest
 # target"):
-#   tools/ksft_tree.sh [TEST...]      (default: swift_select.sh plb_names.sh)
+#   tools/ksft_tree.sh [TEST...]      (default: plb_names.sh swift_select.sh)
 # On the host, in build-ksft/ (as kselftest is built on one machine and
 # run on another):
 #   1. a kselftest layout: the kernel's tools/testing/selftests/{Makefile,
@@ -77,7 +77,7 @@ if [ "${1:-}" != --guest ]; then
 	exit $rc
 fi
 shift
-[ $# -gt 0 ] || set -- swift_select.sh plb_names.sh
+[ $# -gt 0 ] || set -- plb_names.sh swift_select.sh
 pass=2	# the host's layout and install
 
 kver=$(uname -r)
