@@ -8,6 +8,7 @@
 # the modules from scratch: one to two minutes in the emulated VM.
 # See Documentation/admin-guide.rst, "Installing".
 . "$(dirname "$0")/lib.sh"
+[ -n "$DCC_ROOT" ] || skip "builds from the source tree: not a kernel tree's kselftest"
 require_root
 require_cmd dkms make
 

@@ -16,7 +16,7 @@ source "$(dirname "$0")/lib.sh"
 require_root
 require_cmd iperf3
 
-STUB=$DCC_ROOT/selftests/kmod/plb_stub.ko
+STUB=$DCC_SELFTESTS/kmod/plb_stub.ko
 NS=plbabi
 PORT=5201
 MSG="tcp_plb's interface does not match"

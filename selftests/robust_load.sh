@@ -60,10 +60,8 @@ for cc in "${CCS[@]}"; do
 		"$slab1 - $slab0 < $SLAB_TOL_KB"
 	expect "$cc: TCP socket objects back within $OBJ_TOL (${objs0} -> ${objs1})" \
 		"$objs1 - $objs0 < $OBJ_TOL"
-	for _ in $(seq 50); do	# the last sockets may still be closing
-		[ "$(cat "/sys/module/$mod/refcnt")" = 0 ] && break
-		sleep 0.2
-	done
+	# the last sockets may still be closing
+	slowwait 10 grep -qx 0 "/sys/module/$mod/refcnt"
 	check "$cc: module reference count back to 0" \
 		test "$(cat "/sys/module/$mod/refcnt")" = 0
 done

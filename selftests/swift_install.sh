@@ -8,6 +8,7 @@
 #  (the dkms build is dkms_build.sh).
 # See Documentation/admin-guide.rst, "Installing".
 . "$(dirname "$0")/lib.sh"
+[ -n "$DCC_ROOT" ] || skip "builds from the source tree: not a kernel tree's kselftest"
 require_root
 require_cmd make modprobe modinfo depmod
 

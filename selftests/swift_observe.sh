@@ -4,7 +4,7 @@
 # What an operator sees of swift, and the ways it is installed:
 #  - "ss -ti" on a live swift socket shows the documented fields (window,
 #    target, latest delay, base RTT; BBR layout) with sane values, and
-#    getsockopt(TCP_CC_INFO) returns the same (tools/cc_info.c);
+#    getsockopt(TCP_CC_INFO) returns the same (selftests/cc_info.c);
 #  - the tcp_swift:swift_update tracepoint records decisions with sane
 #    values during a congested transfer (and perf sees it, if present);
 #  - /proc/net/tcp_swift_stat moves in the sender's namespace (decreases
@@ -53,7 +53,7 @@ check "tracepoint tcp_swift:swift_update exists in tracefs" \
 	test "$have_trace" = 1
 
 SS_SAVE=$(mktemp)	# ss -tine of the flow: the sockets' cookies (sk:)
-CCINFO_SAVE=$(mktemp)	# tools/cc_info -s at the same moment
+CCINFO_SAVE=$(mktemp)	# cc_info -s at the same moment
 ssline=$(ss_during_flow swift "$SECS")
 [ "$have_trace" = 1 ] && echo 0 > "$EV/enable"
 
@@ -83,7 +83,7 @@ expect "ss: target (pacing_gain, us) > 0 and above the base RTT" \
 expect "ss: latest delay (bw, ns) > 0" "$delay_ns > 0"
 expect "ss: base RTT (mrtt, ms) in (0, 20]" "$base_ms > 0 && $base_ms <= 20"
 
-# The live sockets through inet_diag, decoded (tools/cc_info -s swift).
+# The live sockets through inet_diag, decoded (cc_info -s swift).
 log "cc_info -s: $(head -n 2 "$CCINFO_SAVE")"
 read -r n_ss <<< "$(grep -c "swift.*bbr:(" "$SS_SAVE")"
 read -r n_ci w t b d <<< "$(awk '/dst=[^ ]*:5201 cc=swift /{

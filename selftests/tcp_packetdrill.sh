@@ -36,7 +36,7 @@ allow_cc swift timely dcqcn
 run_pkt() {
 	local out pid dog rc
 	out=$(mktemp)
-	(cd "$DCC_ROOT/selftests/packetdrill" && CC=$1 exec unshare -n "$PD" "$2") \
+	(cd "$DCC_SELFTESTS/packetdrill" && CC=$1 exec unshare -n "$PD" "$2") \
 		>"$out" 2>&1 &
 	pid=$!
 	(sleep 60 && kill -9 $pid 2>/dev/null) &
@@ -56,7 +56,7 @@ for cc in cubic swift timely timely-patched dcqcn; do
 		name=timely
 		set_param tcp_timely variant 1
 	fi
-	for pkt in "$DCC_ROOT"/selftests/packetdrill/*.pkt; do
+	for pkt in "$DCC_SELFTESTS"/packetdrill/*.pkt; do
 		check "$cc: $(basename "$pkt")" run_pkt "$name" "$(basename "$pkt")"
 	done
 	set_param tcp_timely variant "$variant"

@@ -4,7 +4,7 @@
 # What an operator sees of timely:
 #  - "ss -ti" on a live timely socket shows the documented fields (rate,
 #    engine RTT, regime, gradient; BBR layout) with sane values, and
-#    getsockopt(TCP_CC_INFO) returns the same (tools/cc_info.c);
+#    getsockopt(TCP_CC_INFO) returns the same (selftests/cc_info.c);
 #  - the tcp_timely:timely_update tracepoint records rate changes with
 #    sane values during a congested transfer (and perf sees it, if present);
 #  - /proc/net/tcp_timely_stat moves in the sender's namespace (completions,

@@ -6,9 +6,11 @@
 # The virtual-clock tests are dealt round-robin to VM_SHARDS VMs (default:
 # the host's CPU count) that run at once: a virtual-time guest's figures do
 # not depend on the host's load, so parallel VMs change the wall time, not
-# the results.  The host-clock tests then run in one VM of their own.  Each
-# VM prints its TAP output and its own "selftests: N passed, ..." line (one
-# after the other, not interleaved).  Exit status 1 if any VM failed.
+# the results.  The host-clock tests (the packaging tests, make run_vm_pkg)
+# then run in one VM of their own.  Each VM runs make run_tests (the
+# kernel's kselftest runner) and prints its TAP output and its own
+# "selftests: N passed, ..." line (one after the other, not interleaved).
+# Exit status 1 if any VM failed.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 

@@ -8,8 +8,10 @@
 #      the kernel patches (make patch-check),
 #   3b. the ns-3 models of the cores: build, and the small scenario's
 #      physics (sim/check.sh, "sim: N passed, N failed"),
-#   4. the kselftest-style suite in the VM (a kernel WARNING/BUG/Oops in
-#      the guest fails the run).
+#   4. the kselftest suite in the VM through the kernel's runner (a kernel
+#      WARNING/BUG/Oops in the guest fails the run), the packaging tests
+#      (install, dkms) in a VM of their own, and the suite as a kernel
+#      tree's kselftest target (tools/ksft_tree.sh: "ksft-tree: N passed").
 # Ends with "N passed, N failed" counting unit test cases, fuzz targets,
 # build/lint checks and selftests.  Exit status 0 only when nothing failed.
 #
@@ -61,15 +63,24 @@ fi
 if [ "${SKIP_VM:-0}" != 1 ]; then
 	echo "== selftests in the VM"
 	make -s modules >/dev/null 2>&1
-	# VM_SHARDS VMs in virtual time at once, then one on the host's
-	# clock for the packaging tests (selftests/vm_run.sh): a summary each.
+	# VM_SHARDS VMs in virtual time at once (selftests/vm_run.sh), then
+	# one on the host's clock for the packaging tests: a summary each.
 	make -s -C selftests run_vm 2>&1 | tee "$logdir/selftests.log"
 	rc=${PIPESTATUS[0]}
-	count "$logdir/selftests.log" selftests $((${VM_SHARDS:-$(nproc)} + 1))
-	if grep -q "^vm: " "$logdir/selftests.log"; then
-		echo "check: the VM runner reported a problem (exit $rc)"
+	count "$logdir/selftests.log" selftests "${VM_SHARDS:-$(nproc)}"
+	make -s -C selftests run_vm_pkg 2>&1 | tee "$logdir/selftests-pkg.log"
+	rc_pkg=${PIPESTATUS[0]}
+	count "$logdir/selftests-pkg.log" selftests
+	if grep -q "^vm: " "$logdir/selftests.log" "$logdir/selftests-pkg.log"; then
+		echo "check: the VM runner reported a problem (exit $rc, $rc_pkg)"
 		fail=$((fail + 1))
 	fi
+
+	# The same folder in a kernel tree's kselftest layout, run with
+	# make TARGETS=dcc run_tests and from a kselftest install.
+	echo "== selftests as a kernel tree's kselftest target, in the VM"
+	tools/ksft_tree.sh 2>&1 | tee "$logdir/ksft-tree.log"
+	count "$logdir/ksft-tree.log" ksft-tree
 
 	# The benchmark's smoke test: one short scenario, two congestion
 	# controls, one VM boot (25 s of VM time, 55 s with the host's cores

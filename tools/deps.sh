@@ -14,6 +14,8 @@ PKGS=(
 	linux-image-amd64 linux-headers-amd64
 	# build and lint: gcc/make come with the headers' dependencies
 	build-essential kmod sparse linux-source-6.1 dkms
+	# the kernel's kselftest install (lib.mk) copies with rsync
+	rsync
 	# VM runner
 	qemu-system-x86 busybox-static cpio
 	# Debian 13's 6.12 beside 6.1 (tools/kernel-612.sh): a trixie build
@@ -43,7 +45,16 @@ for p in "${PKGS[@]}"; do
 		missing+=("$p")
 done
 
+# The kernel's kselftest runner and the files a kselftest layout needs
+# (selftests/ runs through them: Documentation/testing.rst, "As a
+# kselftest target"), unpacked from the source tarball below.
+KSFT=linux-source-6.1/tools/testing/selftests
+KSFT_FILES=("$KSFT/kselftest" "$KSFT/lib.mk" "$KSFT/Makefile" "$KSFT/kselftest.h"
+	"$KSFT/kselftest_harness.h" "$KSFT/run_kselftest.sh")
+ksft_unpacked() { [ -f "/usr/src/$KSFT/kselftest/runner.sh" ] && [ -f "/usr/src/$KSFT/lib.mk" ]; }
+
 if [ "${1:-}" = "--check" ]; then
+	ksft_unpacked || missing+=("(unpacked from linux-source-6.1: $KSFT)")
 	[ ${#missing[@]} -eq 0 ] && exit 0
 	echo "missing: ${missing[*]}"
 	exit 1
@@ -65,4 +76,8 @@ if [ ! -f /usr/src/linux-source-6.1/scripts/checkpatch.pl ] &&
    [ -f /usr/src/linux-source-6.1.tar.xz ]; then
 	tar -C /usr/src -xf /usr/src/linux-source-6.1.tar.xz \
 		linux-source-6.1/scripts
+fi
+
+if ! ksft_unpacked && [ -f /usr/src/linux-source-6.1.tar.xz ]; then
+	tar -C /usr/src -xf /usr/src/linux-source-6.1.tar.xz "${KSFT_FILES[@]}"
 fi

@@ -1,0 +1,325 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# Part of lib.sh (tests source lib.sh, which sources this): the emulated
+# network (network namespaces, veth, tc: the dumbbell and the two-path
+# fabric), the bottleneck's counters, waiting for sockets.
+
+# --- network -----------------------------------------------------------
+#
+# Dumbbell: CLI (senders) -- RTR -- SRV (receivers).
+#   CLI cli0 10.0.1.1/24 fd00:1::1/64     RTR rc0 10.0.1.254 fd00:1::fe
+#   SRV srv0 10.0.2.1/24 fd00:2::1/64     RTR rs0 10.0.2.254 fd00:2::fe
+# The bottleneck is RTR's egress towards SRV (rs0): htb at RATE with a
+# queue of LIMIT packets (drop tail) or a RED queue marking ECN.  The base
+# delay is netem on RTR's egress towards CLI (rc0), so it delays the ACKs
+# and never holds data packets: the forward queue is the only queue.
+
+NS_PREFIX=${NS_PREFIX:-dcc$$}
+NS_CLI=$NS_PREFIX-cli
+NS_RTR=$NS_PREFIX-rtr
+NS_SRV=$NS_PREFIX-srv
+NS_R2=$NS_PREFIX-r2	# second router of the two-path topology
+SRV_IP=10.0.2.1
+CLI_IP=10.0.1.1
+# shellcheck disable=SC2034 # for IPv6 tests
+SRV_IP6=fd00:2::1
+
+in_cli() { ip netns exec "$NS_CLI" "$@"; }
+in_rtr() { ip netns exec "$NS_RTR" "$@"; }
+in_srv() { ip netns exec "$NS_SRV" "$@"; }
+in_r2() { ip netns exec "$NS_R2" "$@"; }
+
+# Kill the test's processes, let their connections close while the links
+# still exist (up to 5 s), then delete the namespaces.  Deleting first
+# would strand FINs and leave sockets retransmitting into the void.
+topo_cleanup() {
+	local ns i
+	for ns in "$NS_CLI" "$NS_RTR" "$NS_SRV" "$NS_R2"; do
+		ip netns pids "$ns" 2>/dev/null | xargs -r kill 2>/dev/null
+	done
+	for i in $(seq 50); do
+		[ -z "$(ip netns exec "$NS_CLI" ss -Htn state connected \
+			exclude time-wait 2>/dev/null)" ] && break
+		sleep 0.1
+	done
+	for ns in "$NS_CLI" "$NS_RTR" "$NS_SRV" "$NS_R2"; do
+		ip netns del "$ns" 2>/dev/null
+	done
+	return 0
+}
+
+_veth_quiet() {
+	# Offloads off, so that queue limits count real packets.
+	ip netns exec "$1" ethtool -K "$2" tso off gso off gro off \
+		>/dev/null 2>&1 || true
+}
+
+# topo_dumbbell: build the namespaces and links (no shaping yet).
+topo_dumbbell() {
+	local ns
+	modprobe -q veth
+	topo_cleanup
+	for ns in "$NS_CLI" "$NS_RTR" "$NS_SRV"; do
+		ip netns add "$ns"
+		ip -n "$ns" link set lo up
+		ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.accept_dad=0 \
+			net.ipv6.conf.default.accept_dad=0
+	done
+	ip link add cli0 netns "$NS_CLI" type veth peer name rc0 netns "$NS_RTR"
+	ip link add srv0 netns "$NS_SRV" type veth peer name rs0 netns "$NS_RTR"
+	ip -n "$NS_CLI" addr add "$CLI_IP/24" dev cli0
+	ip -n "$NS_CLI" addr add fd00:1::1/64 dev cli0 nodad
+	ip -n "$NS_RTR" addr add 10.0.1.254/24 dev rc0
+	ip -n "$NS_RTR" addr add fd00:1::fe/64 dev rc0 nodad
+	ip -n "$NS_RTR" addr add 10.0.2.254/24 dev rs0
+	ip -n "$NS_RTR" addr add fd00:2::fe/64 dev rs0 nodad
+	ip -n "$NS_SRV" addr add 10.0.2.1/24 dev srv0
+	ip -n "$NS_SRV" addr add fd00:2::1/64 dev srv0 nodad
+	for ns in "$NS_CLI:cli0" "$NS_RTR:rc0" "$NS_RTR:rs0" "$NS_SRV:srv0"; do
+		ip -n "${ns%%:*}" link set "${ns#*:}" up
+		_veth_quiet "${ns%%:*}" "${ns#*:}"
+	done
+	ip -n "$NS_CLI" route add default via 10.0.1.254
+	ip -n "$NS_CLI" -6 route add default via fd00:1::fe
+	ip -n "$NS_SRV" route add default via 10.0.2.254
+	ip -n "$NS_SRV" -6 route add default via fd00:2::fe
+	in_rtr sysctl -qw net.ipv4.ip_forward=1 net.ipv6.conf.all.forwarding=1
+	# Deep enough socket buffers for the emulated BDPs.
+	for ns in "$NS_CLI" "$NS_SRV"; do
+		ip netns exec "$ns" sysctl -qw net.ipv4.tcp_ecn=1 \
+			net.ipv4.tcp_no_metrics_save=1
+	done
+}
+
+# bed_cleanup: undo what a measuring test set up: its trace event $EV
+# (if it names one) off, the dumbbell's namespaces and $NS_OTHER (if set)
+# deleted.
+bed_cleanup() {
+	[ -n "${EV:-}" ] && [ -w "$EV/enable" ] && echo 0 > "$EV/enable"
+	topo_cleanup 2>/dev/null
+	[ -n "${NS_OTHER:-}" ] && ip netns del "$NS_OTHER" 2>/dev/null
+	return 0
+}
+
+# bed_dumbbell [red KB] CC...: the measuring tests' bed: the dumbbell
+# shaped by the test's RATE, DELAY and LIMIT (topo_shape; "red KB" for an
+# ECN-marking queue), removed on exit (bed_cleanup), CC... allowed to
+# every user.
+bed_dumbbell() {
+	local red=()
+	if [ "${1:-}" = red ]; then
+		red=(red "$2")
+		shift 2
+	fi
+	topo_dumbbell
+	trap bed_cleanup EXIT
+	topo_shape "${RATE:?}" "${DELAY:?}" "${LIMIT:?}" "${red[@]}"
+	allow_cc "$@"
+}
+
+# topo_keep_order: steer every packet arriving on the dumbbell's veths to
+# one CPU (RPS).  A veth delivers a packet into the backlog of the CPU
+# that sent it; paced senders transmit from timers on either CPU, so
+# without this consecutive packets can overtake each other (hundreds of
+# SACK reorderings and spurious fast retransmits a second in the VM,
+# where a NIC's TX queue would keep them in order).
+topo_keep_order() {
+	local ns
+	for ns in "$NS_CLI:cli0" "$NS_RTR:rc0" "$NS_RTR:rs0" "$NS_SRV:srv0"; do
+		ip netns exec "${ns%%:*}" sh -c \
+			"echo 1 > /sys/class/net/${ns#*:}/queues/rx-0/rps_cpus"
+	done
+}
+
+# topo_shape RATE_MBIT DELAY_US LIMIT_PKTS [red KB]: bottleneck and delay.
+# With "red KB", the bottleneck queue is RED marking ECN from KB kilobytes
+# (min = max - 1 packet, so it acts as a step at KB, the way DCTCP wants).
+topo_shape() {
+	local rate=$1 delay=$2 limit=$3 aqm=${4:-fifo} kb=${5:-30}
+	# A burst of tens of KB: the emulated timers are late, and htb with a
+	# one-packet burst loses 10-20 % of its rate to them.
+	in_rtr tc qdisc replace dev rs0 root handle 1: htb default 1
+	in_rtr tc class replace dev rs0 parent 1: classid 1:1 htb \
+		rate "${rate}mbit" ceil "${rate}mbit" burst 30k cburst 30k
+	if [ "$aqm" = red ]; then
+		local max=$((kb * 1000)) min=$((kb * 1000 - 1500))
+		in_rtr tc qdisc replace dev rs0 parent 1:1 handle 10: red \
+			limit $((limit * 1514)) min $min max $((max + 1)) \
+			avpkt 1500 burst $(((min + max) / 3000 + 1)) \
+			probability 1.0 bandwidth "${rate}mbit" ecn
+	else
+		in_rtr tc qdisc replace dev rs0 parent 1:1 handle 10: pfifo \
+			limit "$limit"
+	fi
+	in_rtr tc qdisc replace dev rc0 root netem delay "${delay}us" \
+		limit 100000
+	TOPO_DELAY_US=$delay
+}
+
+# topo_jitter J_US [ack|data]: add uniform jitter of +-J_US microseconds to
+# the dumbbell's path without reordering packets (netem with a rate sends
+# each packet after the one before it, so a late draw delays its
+# successors instead of being overtaken).  Host noise a real sender sees:
+# interrupt coalescing and scheduling on the receiver (ack) or on the
+# sender's transmit path (data).
+#   ack   the ACK path's netem (rc0): DELAY +- J, mean unchanged.
+#   data  the data path before the bottleneck (CLI's cli0): J +- J, and the
+#         ACK path's delay is cut by J, so the mean RTT is unchanged (while
+#         J <= DELAY).
+# J_US 0 restores topo_shape's plain delay.  netem draws the jitter from
+# the kernel's random numbers (no seed in 6.1): runs differ in the draws.
+topo_jitter() {
+	local j=$1 path=${2:-ack} d=${TOPO_DELAY_US:-250}
+	in_cli tc qdisc del dev cli0 root 2>/dev/null
+	if [ "$j" = 0 ]; then
+		in_rtr tc qdisc replace dev rc0 root netem delay "${d}us" \
+			limit 100000
+	elif [ "$path" = ack ]; then
+		in_rtr tc qdisc replace dev rc0 root netem delay "${d}us" \
+			"${j}us" rate 10gbit limit 100000
+	else
+		in_rtr tc qdisc replace dev rc0 root netem \
+			delay "$((d > j ? d - j : 0))us" limit 100000
+		in_cli tc qdisc replace dev cli0 root netem delay "${j}us" \
+			"${j}us" rate 10gbit limit 100000
+	fi
+}
+
+# Two paths (PLB): CLI -- RTR =(path A, path B)= R2 -- SRV.
+#   CLI cli0 10.0.1.1 fd00:1::1        RTR rc0 10.0.1.254 fd00:1::fe
+#   RTR pa0 fd00:a::1 10.0.10.1  ==  R2 pa1 fd00:a::2 10.0.10.2  (path A)
+#   RTR pb0 fd00:b::1            ==  R2 pb1 fd00:b::2            (path B)
+#   R2 rs0 10.0.2.254 fd00:2::fe       SRV srv0 10.0.2.1 fd00:2::1
+# RTR reaches SRV's IPv6 prefix by a multipath route over A and B that
+# hashes the flow label (fib_multipath_hash_policy=0), and SRV's IPv4
+# prefix over A only, so IPv4 traffic (a competitor) is pinned to A.
+# Everything returns over A.
+# topo_twopath RATE_MBIT DELAY_US LIMIT_PKTS: each path is an htb at RATE
+# with a drop-tail FIFO of LIMIT packets (RTR's egress pa0 / pb0); DELAY
+# is netem on R2's egress back towards RTR (the ACK path).
+topo_twopath() {
+	local rate=$1 delay=$2 limit=$3 ns dev
+	modprobe -q veth
+	topo_cleanup
+	for ns in "$NS_CLI" "$NS_RTR" "$NS_R2" "$NS_SRV"; do
+		ip netns add "$ns"
+		ip -n "$ns" link set lo up
+		ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.accept_dad=0 \
+			net.ipv6.conf.default.accept_dad=0
+	done
+	ip link add cli0 netns "$NS_CLI" type veth peer name rc0 netns "$NS_RTR"
+	ip link add pa0 netns "$NS_RTR" type veth peer name pa1 netns "$NS_R2"
+	ip link add pb0 netns "$NS_RTR" type veth peer name pb1 netns "$NS_R2"
+	ip link add srv0 netns "$NS_SRV" type veth peer name rs0 netns "$NS_R2"
+	ip -n "$NS_CLI" addr add "$CLI_IP/24" dev cli0
+	ip -n "$NS_CLI" addr add fd00:1::1/64 dev cli0 nodad
+	ip -n "$NS_RTR" addr add 10.0.1.254/24 dev rc0
+	ip -n "$NS_RTR" addr add fd00:1::fe/64 dev rc0 nodad
+	ip -n "$NS_RTR" addr add 10.0.10.1/24 dev pa0
+	ip -n "$NS_RTR" addr add fd00:a::1/64 dev pa0 nodad
+	ip -n "$NS_RTR" addr add fd00:b::1/64 dev pb0 nodad
+	ip -n "$NS_R2" addr add 10.0.10.2/24 dev pa1
+	ip -n "$NS_R2" addr add fd00:a::2/64 dev pa1 nodad
+	ip -n "$NS_R2" addr add fd00:b::2/64 dev pb1 nodad
+	ip -n "$NS_R2" addr add 10.0.2.254/24 dev rs0
+	ip -n "$NS_R2" addr add fd00:2::fe/64 dev rs0 nodad
+	ip -n "$NS_SRV" addr add 10.0.2.1/24 dev srv0
+	ip -n "$NS_SRV" addr add fd00:2::1/64 dev srv0 nodad
+	for dev in "$NS_CLI:cli0" "$NS_RTR:rc0" "$NS_RTR:pa0" "$NS_RTR:pb0" \
+		   "$NS_R2:pa1" "$NS_R2:pb1" "$NS_R2:rs0" "$NS_SRV:srv0"; do
+		ip -n "${dev%%:*}" link set "${dev#*:}" up
+		_veth_quiet "${dev%%:*}" "${dev#*:}"
+	done
+	ip -n "$NS_CLI" route add default via 10.0.1.254
+	ip -n "$NS_CLI" -6 route add default via fd00:1::fe
+	ip -n "$NS_SRV" route add default via 10.0.2.254
+	ip -n "$NS_SRV" -6 route add default via fd00:2::fe
+	ip -n "$NS_RTR" route add 10.0.2.0/24 via 10.0.10.2
+	ip -n "$NS_RTR" -6 route add fd00:2::/64 \
+		nexthop via fd00:a::2 dev pa0 nexthop via fd00:b::2 dev pb0
+	ip -n "$NS_R2" route add 10.0.1.0/24 via 10.0.10.1
+	ip -n "$NS_R2" -6 route add fd00:1::/64 via fd00:a::1 dev pa1
+	for ns in "$NS_RTR" "$NS_R2"; do
+		ip netns exec "$ns" sysctl -qw net.ipv4.ip_forward=1 \
+			net.ipv6.conf.all.forwarding=1 \
+			net.ipv6.fib_multipath_hash_policy=0
+	done
+	for ns in "$NS_CLI" "$NS_SRV"; do
+		ip netns exec "$ns" sysctl -qw net.ipv4.tcp_no_metrics_save=1
+	done
+	for dev in pa0 pb0; do
+		in_rtr tc qdisc replace dev $dev root handle 1: htb default 1
+		in_rtr tc class replace dev $dev parent 1: classid 1:1 htb \
+			rate "${rate}mbit" ceil "${rate}mbit" burst 30k cburst 30k
+		in_rtr tc qdisc replace dev $dev parent 1:1 handle 10: pfifo \
+			limit "$limit"
+	done
+	in_r2 tc qdisc replace dev pa1 root netem delay "${delay}us" \
+		limit 100000
+}
+
+# path_bytes6 DEV: IPv6 bytes RTR has sent on DEV (pa0 or pb0) so far.
+path_bytes6() {
+	in_rtr awk '$1 == "Ip6OutOctets" { print $2 }' \
+		"/proc/net/dev_snmp6/$1"
+}
+
+# pin6_path ADDR PATH: add ADDR to SRV, routed over path PATH (a or b)
+# only, so a competitor sent to it loads that one path.
+pin6_path() {
+	ip -n "$NS_SRV" addr add "$1/128" dev srv0 nodad
+	ip -n "$NS_RTR" -6 route add "$1/128" via "fd00:$2::2" dev "p${2}0"
+}
+
+# label_counts PCAP: "SPORT LABELS" per IPv6 connection from CLI in a
+# capture: how many distinct flow labels its data packets carried (resets
+# and time-wait ACKs are sent without the socket's hash; not counted).
+label_counts() {
+	tcpdump -n -v -r "$1" 2>/dev/null | awk '
+		$NF == 0 || $(NF - 1) != "length" { next }
+		{ l = ""; p = ""
+		  for (i = 1; i <= NF; i++) {
+			if ($i == "(flowlabel") l = $(i + 1)
+			if ($i ~ /^fd00:1::1\./) { n = split($i, a, "."); p = a[n] }
+		  }
+		  if (p == "" || l == "") next
+		  if (!((p, l) in seen)) { seen[p, l] = 1; cnt[p]++ } }
+		END { for (p in cnt) print p, cnt[p] }'
+}
+
+# Packets dropped and ECN-marked at the bottleneck so far.
+bottleneck_drops() {
+	in_rtr tc -s qdisc show dev rs0 | awk '/dropped/ {
+		for (i = 1; i <= NF; i++) if ($i == "(dropped") d += $(i + 1) + 0
+	} END { print d + 0 }'
+}
+
+# bottleneck_counts: "DROPS MARKS" so far, from one look at the qdiscs.
+bottleneck_counts() {
+	in_rtr tc -s qdisc show dev rs0 | awk '{
+		for (i = 1; i < NF; i++) {
+			if ($i == "(dropped") d += $(i + 1) + 0
+			if ($i == "marked") m += $(i + 1) + 0
+		}
+	} END { print d + 0, m + 0 }'
+}
+
+_listening() { "${@:2}" ss -Hltn "sport = :$1" | grep -q .; }
+_connected() { "${@:2}" ss -Htn state established "dport = :$1" | grep -q .; }
+
+# _wait_sock SECS PRED DEFAULT PORT [WRAP...]: slowwait for PRED on PORT
+# run through WRAP (DEFAULT without one; "-" for the root namespace).
+_wait_sock() {
+	local secs=$1 pred=$2 def=$3 port=$4
+	shift 4
+	[ $# -eq 0 ] && set -- "$def"
+	[ "$1" = "-" ] && set --
+	slowwait "$secs" "$pred" "$port" "$@"
+}
+
+# wait_listen PORT [WRAP]: until SRV (or WRAP) listens on PORT (5 s).
+wait_listen() { _wait_sock 5 _listening in_srv "$@"; }
+
+# wait_conn PORT [WRAP]: until CLI (or WRAP) has a connection to PORT (10 s).
+wait_conn() { _wait_sock 10 _connected in_cli "$@"; }
