@@ -62,7 +62,7 @@ DCC_PARAM_UINT(g_q16, 4096, 1, 65536, NULL, &dcqcn_pb,
 DCC_PARAM_UINT(alpha_period_us, 55, 1, 10000000, NULL, &dcqcn_pb,
 	       "alpha decays by (1 - g) once per period without notification, in microseconds");
 DCC_PARAM_UINT(timer_us, 55, 1, 10000000, NULL, &dcqcn_pb,
-	       "rate-increase timer period T, in microseconds");
+	       "rate-increase timer period T, in microseconds; at least srtt / (fr_events + 1)");
 DCC_PARAM_UINT(byte_counter_kb, 0, 0, 4194303, NULL, &dcqcn_pb,
 	       "byte counter B: bytes acked per increase event, in KB (1024 bytes); 0: what the line rate carries in one timer period");
 DCC_PARAM_UINT(fr_events, 5, 1, 1000, NULL, &dcqcn_pb,
@@ -72,11 +72,11 @@ DCC_PARAM_UINT(ai_rate_kbps, 0, 0, 1000000000, NULL, &dcqcn_pb,
 DCC_PARAM_UINT(hai_rate_kbps, 0, 0, 1000000000, NULL, &dcqcn_pb,
 	       "hyper increase step R_HAI, in kbit/s; 0: hai_rate_ppm of the line rate");
 DCC_PARAM_UINT(ai_rate_ppm, 1000, 1, 1000000, NULL, &dcqcn_pb,
-	       "relative R_AI (ai_rate_kbps=0), in parts per million of the line rate");
+	       "relative R_AI (ai_rate_kbps=0) before the first RTT sample, in parts per million of the line rate; after it one mss per srtt");
 DCC_PARAM_UINT(hai_rate_ppm, 10000, 1, 1000000, NULL, &dcqcn_pb,
-	       "relative R_HAI (hai_rate_kbps=0), in parts per million of the line rate");
+	       "relative R_HAI (hai_rate_kbps=0), in parts per million of the line rate; after the first RTT sample R_AI times hai_rate_ppm / ai_rate_ppm");
 DCC_PARAM_UINT(cnp_interval_us, 50, 1, 10000000, NULL, &dcqcn_pb,
-	       "receiver: least time between two notifications of a flow, in microseconds");
+	       "receiver: least time between two notifications of a flow, in microseconds; at least fr_events + 1 RTTs");
 DCC_PARAM_UINT(min_rate_kbps, 1000, 1, 1000000000, NULL, &dcqcn_pb,
 	       "rate floor (the rate is never 0), in kbit/s");
 DCC_PARAM_UINT(line_rate_mbps, 0, 0, 1000000, NULL, &dcqcn_pb,
@@ -385,9 +385,8 @@ static void dcqcn_set_ece(struct tcp_sock *tp, bool ece)
 
 /*
  * The receiver's least time between two notifications: cnp_interval_us,
- * and at least one RTT as the receiver knows it (its receive-side
- * estimate, else the handshake's): a second cut inside one RTT would act
- * before the first one shows in the queue.
+ * and at least fr_events + 1 RTTs as the receiver knows it (its
+ * receive-side estimate, else the handshake's): dcqcn_np_interval().
  */
 static u32 dcqcn_cnp_interval(const struct tcp_sock *tp)
 {

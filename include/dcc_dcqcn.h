@@ -161,19 +161,28 @@ static inline void dcqcn_params_default(struct dcqcn_params *p,
  * module's settings) and what the connection knows:
  *  - line_bytes_ps, the line rate it learnt: the rate ceiling; the floor
  *    is lowered to it if it lies above;
- *  - rtt_us (0: not known yet), its smoothed RTT: the timer and the alpha
- *    period last at least one RTT (an increase or a decay step shorter
- *    than the feedback loop acts on stale news; at the paper's 40 Gbit/s
- *    with RTTs below 55 us nothing changes);
- *  - a step of 0 in t is relative: R_AI = line * ai_ppm / 1e6, R_HAI =
- *    line * hai_ppm / 1e6 (1000 and 10000 ppm: 40 and 400 Mbit/s at
- *    40 Gbit/s);
+ *  - rtt_us (0: not known yet), its smoothed RTT: the alpha period lasts
+ *    at least one RTT (a decay step shorter than the feedback loop acts
+ *    on stale news), the timer at least rtt / (F + 1), so that fast
+ *    recovery completes between two notifications one RTT apart (a
+ *    queue that marks above a step notifies every RTT; with a timer of
+ *    one RTT the sender would stay in fast recovery, each cut lowering
+ *    R_T, and the rate could only fall); at the paper's 40 Gbit/s with
+ *    RTTs below 55 us nothing changes;
+ *  - a step of 0 in t is relative: with rtt_us and mss known, R_AI is
+ *    Reno's additive increase, one mss per RTT per RTT, spread over the
+ *    timer events of an RTT, what TCP flows sharing the queue add (the
+ *    paper's 0.1 % of the line per event is 40 times less at 100 Mbit/s
+ *    and 2.7 ms), and a relative R_HAI is
+ *    hai_ppm / ai_ppm times that; before an RTT is known R_AI = line *
+ *    ai_ppm / 1e6, R_HAI = line * hai_ppm / 1e6 (1000 and 10000 ppm: 40
+ *    and 400 Mbit/s at 40 Gbit/s);
  *  - a byte counter of 0 in t is relative: the bytes the line carries in
  *    one (effective) timer period, at least one mss;
- *  - Reno bound: with rtt_us and mss known, R_AI is at most one mss per
- *    RTT (Reno's additive increase), and R_HAI shrinks by the same
- *    factor, so that a path that only drops (no ECN marks) sees no more
- *    overshoot than Reno's.
+ *  - Reno bound: with rtt_us and mss known, an absolute R_AI is at most
+ *    one mss per RTT, and R_HAI shrinks by the same factor, so that a
+ *    path that only drops (no ECN marks) sees no more overshoot than
+ *    Reno's.
  * Every result is >= 1 and inside the ranges dcqcn_params_valid() wants
  * when t is valid apart from its zero steps and byte counter.
  */
@@ -189,7 +198,8 @@ static inline void dcqcn_params_for(struct dcqcn_params *eff,
 	eff->min_rate_bytes_ps = dcc_min_u64(t->min_rate_bytes_ps ?
 					     t->min_rate_bytes_ps : 1,
 					     eff->max_rate_bytes_ps);
-	eff->timer_us = dcc_max_u32(t->timer_us ? t->timer_us : 1, rtt_us);
+	eff->timer_us = dcc_max_u32(t->timer_us ? t->timer_us : 1,
+				    rtt_us / (dcc_max_u32(t->fr_events, 1) + 1));
 	eff->alpha_period_us = dcc_max_u32(t->alpha_period_us ?
 					   t->alpha_period_us : 1, rtt_us);
 	/* line <= 2^40 and ppm < 2^32: the products fit in 64 bits. */
@@ -205,8 +215,25 @@ static inline void dcqcn_params_for(struct dcqcn_params *eff,
 	hai = hai ? hai : 1;
 	if (rtt_us && mss) {
 		reno = dcc_div_u64((u64)mss * DCC_USEC_PER_SEC, rtt_us);
-		reno = reno ? reno : 1;
-		if (ai > reno) {
+		reno = dcc_min_u64(reno ? reno : 1, DCQCN_RATE_LIMIT);
+		if (!t->ai_bytes_ps) {
+			/*
+			 * Relative R_AI: Reno's pace, one mss per RTT per
+			 * RTT, spread over the timer events of an RTT
+			 * (reno * rtt <= mss * 1e6 < 2^52, timer < rtt:
+			 * the product fits); ai <= 2^40 and ppm <= 2^20.
+			 */
+			ai = reno;
+			if (eff->timer_us < rtt_us)
+				ai = dcc_div_u64(reno * eff->timer_us, rtt_us);
+			ai = ai ? ai : 1;
+			if (!t->hai_bytes_ps)
+				hai = dcc_div_u64(ai *
+						  dcc_min_u32(t->hai_ppm, 1000000),
+						  dcc_max_u32(dcc_min_u32(t->ai_ppm,
+									  1000000), 1));
+			hai = dcc_min_u64(hai ? hai : 1, DCQCN_RATE_LIMIT);
+		} else if (ai > reno) {
 			/* hai < 2^41, reno < 2^42: scale through 2^20ths. */
 			hai = dcc_div_u64(hai * dcc_div_u64(reno << 20, ai),
 					  1ULL << 20);

@@ -563,31 +563,59 @@ static void test_params_for(void **state)
 	assert_int_equal(e.max_rate_bytes_ps, LINE_10G);
 	assert_true(dcqcn_params_valid(&e));
 
-	/* Relative steps and byte counter at 40 Gbit/s, RTT 20 us. */
+	/*
+	 * Relative steps and byte counter at 40 Gbit/s: before an RTT is
+	 * known, 0.1 and 1 % of the line; with one, R_AI is Reno's step,
+	 * one mss per RTT, and R_HAI keeps the ratio hai_ppm / ai_ppm.
+	 */
 	t.ai_bytes_ps = 0;
 	t.hai_bytes_ps = 0;
 	t.byte_counter_bytes = 0;
-	dcqcn_params_for(&e, &t, 4 * LINE_10G, 20, 1448);
+	dcqcn_params_for(&e, &t, 4 * LINE_10G, 0, 1448);
 	assert_int_equal(e.ai_bytes_ps, 5000000);	/* 40 Mbit/s */
 	assert_int_equal(e.hai_bytes_ps, 50000000);	/* 400 Mbit/s */
+	dcqcn_params_for(&e, &t, 4 * LINE_10G, 20, 1448);
+	assert_int_equal(e.ai_bytes_ps, 1448 * 1000000 / 20);
+	assert_int_equal(e.hai_bytes_ps, 10ULL * 1448 * 1000000 / 20);
 	assert_int_equal(e.byte_counter_bytes, 5000000ULL * 55 / 1000 * 1000 / 1000);
 	assert_true(dcqcn_params_valid(&e));
 
-	/* 100 Mbit/s, RTT 300 us: timers of one RTT, steps of 0.1 and 1 %. */
+	/*
+	 * 100 Mbit/s, RTT 300 us: alpha period of one RTT, timer of
+	 * max(55 us, RTT / (F + 1)), R_AI Reno's pace spread over the timer
+	 * events of an RTT; the byte counter at least one mss.
+	 */
 	dcqcn_params_for(&e, &t, LINE_100M, 300, 1448);
-	assert_int_equal(e.timer_us, 300);
+	assert_int_equal(e.timer_us, 55);
 	assert_int_equal(e.alpha_period_us, 300);
-	assert_int_equal(e.ai_bytes_ps, 12500);
-	assert_int_equal(e.hai_bytes_ps, 125000);
-	assert_int_equal(e.byte_counter_bytes, 12500 * 300 / 1000);
+	assert_int_equal(e.ai_bytes_ps, 1448 * 1000000 / 300 * 55 / 300);
+	assert_int_equal(e.hai_bytes_ps,
+			 10ULL * (1448 * 1000000 / 300 * 55 / 300));
+	assert_int_equal(e.byte_counter_bytes, 1448);
 	assert_int_equal(e.max_rate_bytes_ps, LINE_100M);
 
-	/* The Reno bound: 10 Gbit/s over 10 ms: R_AI <= 1448 B / 10 ms. */
+	/* 10 Gbit/s over 10 ms: one mss per RTT per RTT. */
+	dcqcn_params_for(&e, &t, LINE_10G, 10000, 1448);
+	assert_int_equal(e.timer_us, 10000 / 6);
+	assert_int_equal(e.alpha_period_us, 10000);
+	assert_int_equal(e.ai_bytes_ps, 144800 * (10000 / 6) / 10000);
+	assert_int_equal(e.hai_bytes_ps, 10 * (144800 * (10000 / 6) / 10000));
+
+	/*
+	 * The Reno bound on absolute steps: 5 Mbit/s over 10 ms is more
+	 * than one mss per RTT; R_HAI shrinks by the same factor.
+	 */
+	t.ai_bytes_ps = 625000;
+	t.hai_bytes_ps = 6250000;
 	dcqcn_params_for(&e, &t, LINE_10G, 10000, 1448);
 	assert_int_equal(e.ai_bytes_ps, 144800);
-	/* R_HAI scaled by the same factor (within rounding). */
 	assert_in_range(e.hai_bytes_ps, 1447990, 1448000);
-	assert_int_equal(e.timer_us, 10000);
+	/* Below the bound an absolute step is kept as it is. */
+	dcqcn_params_for(&e, &t, LINE_10G, 100, 1448);
+	assert_int_equal(e.ai_bytes_ps, 625000);
+	assert_int_equal(e.hai_bytes_ps, 6250000);
+	t.ai_bytes_ps = 0;
+	t.hai_bytes_ps = 0;
 
 	/* Floors: a line rate below min_rate lowers the floor; never 0. */
 	dcqcn_params_for(&e, &t, 1000, 0, 0);
@@ -844,6 +872,52 @@ static void test_validate(void **state)
 	assert_true(s.rate_c_bytes_ps <= p.max_rate_bytes_ps);
 }
 
+/*
+ * A flow notified once per RTT (a queue that marks every packet above a
+ * step: every interval has marks), at 100 Mbit/s with an RTT of 2.7 ms;
+ * the flow acks what it sends.  Returns R_C after 2000 RTTs, from
+ * 25 Mbit/s; timer_rtt: the increase timer lasts a whole RTT.
+ */
+static u64 persistent_marking(bool timer_rtt)
+{
+	struct dcqcn_params t = ref_params(), p;
+	struct dcqcn_state s;
+	u64 now = 0, start = 25000000 / 8;
+	const u32 rtt = 2700;
+	int k;
+
+	t.ai_bytes_ps = 0;
+	t.hai_bytes_ps = 0;
+	t.byte_counter_bytes = 0;
+	dcqcn_params_for(&p, &t, LINE_100M, rtt, 1448);
+	if (timer_rtt)
+		p.timer_us = rtt;
+	dcqcn_state_init(&s, &p, start, 0);
+	for (k = 0; k < 2000; k++) {
+		now += rtt;
+		dcqcn_on_bytes(&s, &p, (u32)(s.rate_c_bytes_ps * rtt / 1000000),
+			       now, NULL);
+		dcqcn_on_cnp(&s, &p, now, NULL);
+	}
+	return s.rate_c_bytes_ps;
+}
+
+/*
+ * The increase timer lasts an RTT / (F + 1): fast recovery completes
+ * between two notifications one RTT apart and the rate does not collapse
+ * under persistent marking.  With a timer of one RTT the sender stays in
+ * fast recovery, which only returns towards R_T, every cut sets R_T to
+ * the rate already cut, and the rate falls to the floor.
+ */
+static void test_persistent_marking(void **state)
+{
+	struct dcqcn_params p = ref_params();
+
+	(void)state;
+	assert_true(persistent_marking(false) >= 25000000 / 8 / 4);
+	assert_true(persistent_marking(true) <= 2 * p.min_rate_bytes_ps);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -866,6 +940,7 @@ int main(void)
 		cmocka_unit_test(test_np_rp_edges),
 		cmocka_unit_test(test_random_invariants),
 		cmocka_unit_test(test_validate),
+		cmocka_unit_test(test_persistent_marking),
 	};
 
 	return cmocka_run_group_tests_name("dcc_dcqcn", tests, NULL, NULL);
