@@ -136,9 +136,12 @@ scenario_incast() {	# TAG LIMIT AQM KB ROUNDS
 		for cc in $CCS; do
 			say "$(stamp) $tag $cc run $r/$BENCH_RUNS"
 			name=$(bench_cc "$cc")
-			in_srv "$DCC_BIN/incast" -s 6000 &
+			# Not through in_srv: a backgrounded function is a
+			# subshell, and killing it left the sink listening (the
+			# next one's bind failed).  ip netns exec execs the sink.
+			ip netns exec "$NS_SRV" "$DCC_BIN/incast" -s 6000 &
 			sink=$!
-			sleep 0.3
+			wait_listen 6000
 			for nb in $rounds; do
 				incast_round "${nb%%:*}" "${nb#*:}" "$name" \
 					> "$R/$tag/$cc.${nb%%:*}.$r" 2>&1
@@ -146,6 +149,7 @@ scenario_incast() {	# TAG LIMIT AQM KB ROUNDS
 			done
 			kill $sink 2>/dev/null
 			wait $sink 2>/dev/null
+			slowwait 5 sh -c "! ip netns exec $NS_SRV ss -Hltn 'sport = :6000' | grep -q ."
 		done
 	done
 	in_srv ip route replace default via 10.0.2.254
@@ -163,7 +167,7 @@ scenario_fair() {
 	# incast -b: they start within tens of ms of their time (iperf3 takes
 	# a second and more to start in the emulator) and stop at once.
 	log=$R/s4/sink.log
-	in_srv "$DCC_BIN/incast" -s 5300 \
+	ip netns exec "$NS_SRV" "$DCC_BIN/incast" -s 5300 \
 		"$(awk -v b="$S4_BIN" 'BEGIN { print int(b * 1000) }')" >> "$log" &
 	sink=$!
 	sleep 0.3
