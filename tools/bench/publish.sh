@@ -11,9 +11,10 @@ cd "$(dirname "$0")/../.."
 run=${1:?usage: tools/bench/publish.sh RESULTS_DIR}
 tools/bench/report.py "$run" >/dev/null
 mkdir -p Documentation/results
-rm -f Documentation/results/*.png
+# Only the bench's own plots (sN_*.png): sim_*.png are make sim-figures'.
+rm -f Documentation/results/s[0-9]*.png
 for png in $(sed -n 's|^\.\. image:: results/||p' "$run/results.rst"); do
 	cp "$run/$png" Documentation/results/
 done
 cp "$run/results.rst" Documentation/results.rst
-echo "publish: Documentation/results.rst and $(ls Documentation/results | wc -l) plots from $run"
+echo "publish: Documentation/results.rst and $(ls Documentation/results/s[0-9]*.png | wc -l) plots from $run"
