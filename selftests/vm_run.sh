@@ -25,7 +25,7 @@ trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$tmp"' EXIT
 vm() {	# vm CLOCK TESTS...
 	local clock=$1
 	shift
-	tools/vm/run --clock "$clock" --timeout "${VM_TIMEOUT:-3000}" \
+	tools/vm/run --clock "$clock" --timeout "${VM_TIMEOUT:-6000}" \
 		--env ROBUST_LONG --env KSFT_TIMEOUT --env LOAD_CONNS \
 		--env LOAD_SECS -- make -s -C selftests run_tests TESTS="$*"
 }
