@@ -11,6 +11,7 @@
 base=$1
 shift
 cd "$base/dcc" || exit 2
+# shellcheck disable=SC2034 # read by runner.sh
 BASE_DIR=$base
 # shellcheck source=/dev/null
 . "$base/kselftest/runner.sh" || exit 2
