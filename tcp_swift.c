@@ -21,6 +21,7 @@
 #include <linux/module.h>
 #include <net/tcp.h>
 
+#include "include/dcc_basedelay.h"
 #include "include/dcc_compat.h"
 #include "include/dcc_param.h"
 #include "include/dcc_pacing.h"
@@ -204,6 +205,62 @@ static u32 swift_floor_sample(struct swift_floor *slot, struct swift_floor f,
 	return swift_floor_of(&f, key);
 }
 
+/*
+ * Delay noise per connection (include/dcc_basedelay.h).  The socket's
+ * congestion-control area is full, so the estimates live in a table of
+ * slots hashed by socket (64 KB).  A slot is one socket's at a time: a
+ * socket that finds another in its slot takes it over and starts again
+ * from no noise (its base is then the minimum, as without the estimate);
+ * swift_release() frees it.  Only the owner writes a slot, under its
+ * socket's lock; two sockets that share a slot and run at once on two
+ * CPUs may each see the other's state for one ACK, a bounded error.
+ */
+#define SWIFT_NOISE_BITS	12
+struct swift_noise {
+	u32 key;		/* owner (0: free) */
+	struct dcc_bd bd;
+};
+static struct swift_noise swift_noises[1 << SWIFT_NOISE_BITS];
+
+/* The socket's key (never 0) and its slot. */
+static u32 swift_noise_key(const struct sock *sk)
+{
+	return hash_ptr(sk, 32) | 1;
+}
+
+static struct swift_noise *swift_noise_slot(u32 key)
+{
+	return &swift_noises[hash_32(key, SWIFT_NOISE_BITS)];
+}
+
+/*
+ * Fold the ACK's fabric delay into the connection's noise (a likely
+ * delayed ACK's sample holds the receiver's timer: not noise); returns
+ * the noise's width, in us.
+ */
+static u32 swift_noise_sample(const struct sock *sk, const struct swift_ack *a)
+{
+	u32 key = swift_noise_key(sk);
+	struct swift_noise *n = swift_noise_slot(key);
+
+	if (READ_ONCE(n->key) != key) {
+		n->bd = (struct dcc_bd){ 0 };
+		WRITE_ONCE(n->key, key);
+	}
+	if (a->has_delay && !a->ack_delayed)
+		dcc_bd_sample(&n->bd, a->delay_us);
+	return dcc_bd_noise_us(&n->bd);
+}
+
+static void swift_noise_release(const struct sock *sk)
+{
+	u32 key = swift_noise_key(sk);
+	struct swift_noise *n = swift_noise_slot(key);
+
+	if (READ_ONCE(n->key) == key)
+		WRITE_ONCE(n->key, 0);
+}
+
 /* Per-socket state, in inet_csk_ca(sk). */
 struct swift {
 	struct swift_state s;	/* flags & SWIFT_F_GLUE_PACED: window below
@@ -237,6 +294,9 @@ enum swift_mib_field {
 	SWIFT_MIB_TS_SW,	/* ... on a software stamp */
 	SWIFT_MIB_TS_MISSING,	/* no stamp: the whole RTT is fabric delay */
 	SWIFT_MIB_TS_REJECTED,	/* a stamp broke a clock rule: no split */
+	SWIFT_MIB_NOISE,	/* connections whose delay noise outgrew the
+				 * target's queueing allowance
+				 */
 	SWIFT_MIB_MAX
 };
 
@@ -255,6 +315,7 @@ static const char * const swift_mib_names[SWIFT_MIB_MAX] = {
 	[SWIFT_MIB_TS_SW]		= "SwiftTstampSw",
 	[SWIFT_MIB_TS_MISSING]		= "SwiftTstampMissing",
 	[SWIFT_MIB_TS_REJECTED]		= "SwiftTstampRejected",
+	[SWIFT_MIB_NOISE]		= "SwiftNoiseAboveTarget",
 };
 
 DCC_STAT_DEFINE(swift_stat, "tcp_swift_stat", swift_mib_names);
@@ -360,6 +421,29 @@ static void swift_release(struct sock *sk)
 
 	dcc_plb_link_release(&ca->plb);
 	dcc_ts_sock_release(&swift_ts, &ca->ts);
+	swift_noise_release(sk);
+}
+
+/*
+ * Tell the operator, once per connection (a counter) and at most at
+ * printk's rate (a message), when the delay noise is wider than the
+ * queueing allowance of the target: the target then counts from the
+ * noise's top and the queue grows by the noise.
+ */
+static void swift_noise_check(const struct sock *sk, struct swift *ca,
+			      u32 noise_us)
+{
+	u32 top = ca->s.base_rtt_us + 4 * (u32)ca->s.noise_hi_4us;
+	u32 allow = ca->s.last_target_us > top ?
+		    ca->s.last_target_us - top : 0;
+
+	if (!noise_us || noise_us <= allow ||
+	    (ca->s.flags & SWIFT_F_GLUE_NOISY))
+		return;
+	ca->s.flags |= SWIFT_F_GLUE_NOISY;
+	swift_count(sk, SWIFT_MIB_NOISE);
+	pr_info_ratelimited("delay noise %u us wide (peak to peak) above the %u us queueing allowance of the target: queues grow by the noise; raise base_target_us above it, or give the NIC hardware timestamps (tstamp)\n",
+			    noise_us, allow);
 }
 
 static void swift_cong_control(DCC_CONG_CONTROL_ARGS)
@@ -416,8 +500,10 @@ static void swift_cong_control(DCC_CONG_CONTROL_ARGS)
 						READ_ONCE(delack_guard_us));
 	a.delack_us = READ_ONCE(delack_guard_us);
 	a.floor_us = swift_floor_sample(fslot, fl, fkey, &a, prm);
+	a.noise_us = swift_noise_sample(sk, &a);
 	old = swift_snap(ca);
 	act = swift_on_ack(&ca->s, prm, &a);
+	swift_noise_check(sk, ca, a.noise_us);
 	if (a.has_delay && a.ack_delayed)
 		swift_count(sk, SWIFT_MIB_DELACK);
 	if (rs->rtt_us > 0 && rs->is_retrans)

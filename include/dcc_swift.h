@@ -16,6 +16,7 @@
 #ifndef _DCC_SWIFT_H
 #define _DCC_SWIFT_H
 
+#include "dcc_basedelay.h"
 #include "dcc_fixed.h"
 
 struct swift_params {
@@ -47,6 +48,7 @@ struct swift_params {
 #define SWIFT_F_EDEC_VALID	0x02	/* t_edec_us holds a decrease time */
 #define SWIFT_F_MINRTT_VALID	0x04	/* min_rtt_us is an estimate */
 #define SWIFT_F_EP_VALID	0x08	/* ep_delay_x8 holds an EWMA */
+#define SWIFT_F_GLUE_NOISY	0x40	/* the glue's: noise reported */
 #define SWIFT_F_GLUE_PACED	0x80	/* the glue's: window paced (below
 					 * two packets); the core never
 					 * reads or sets it
@@ -81,6 +83,9 @@ struct swift_state {
 				 */
 	u8 hops;		/* hop count of the path */
 	u8 flags;
+	u8 noise_hi_4us;	/* the delay noise's upper half, above
+				 * base_rtt_us, in 4 us (dcc_basedelay.h)
+				 */
 };
 
 /* One ACK's worth of input. */
@@ -103,6 +108,9 @@ struct swift_ack {
 				 */
 	u32 floor_us;		/* the destination's minimum RTT (0: none), see
 				 * struct swift_floor
+				 */
+	u32 noise_us;		/* delay noise, peak to peak (0: none), see
+				 * include/dcc_basedelay.h
 				 */
 };
 
@@ -193,7 +201,10 @@ static inline u32 swift_min_fcwnd_fx(const struct swift_state *s,
 	return dcc_clamp_u32(m, p->min_cwnd_fx, p->max_cwnd_fx);
 }
 
-/* Fabric target delay for the current window and path. */
+/*
+ * Fabric target delay for the current window and path.  A relative target
+ * counts from the top of the delay noise: the base RTT is its centre.
+ */
 static inline u32 swift_target_us(const struct swift_state *s,
 				  const struct swift_params *p)
 {
@@ -203,7 +214,7 @@ static inline u32 swift_target_us(const struct swift_state *s,
 	t += swift_flow_scaling_us(p, s->fcwnd_fx);
 	t = swift_scale(s, p, dcc_min_u64(t, DCC_U32_MAX));
 	if (p->target_rel_minrtt)
-		t += s->base_rtt_us;
+		t += s->base_rtt_us + 4 * (u32)s->noise_hi_4us;
 	return dcc_sat_u32(t);
 }
 
@@ -625,9 +636,12 @@ static inline u32 swift_on_ack(struct swift_state *s,
 		 */
 		if (!a->ack_delayed || a->delay_us < s->min_rtt_us)
 			swift_update_min_rtt(s, p, a->delay_us, a->now_us);
-		s->base_rtt_us = a->floor_us ?
-				 dcc_min_u32(a->floor_us, s->min_rtt_us) :
-				 s->min_rtt_us;
+		/* The minimum is the noise's low tail: base at its centre. */
+		s->base_rtt_us = dcc_bd_base_us(a->floor_us ?
+						dcc_min_u32(a->floor_us,
+							    s->min_rtt_us) :
+						s->min_rtt_us, a->noise_us);
+		s->noise_hi_4us = dcc_bd_hi_4us(a->noise_us);
 		target = swift_target_us(s, p);
 		s->last_delay_us = d;
 		s->last_target_us = target;
