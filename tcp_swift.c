@@ -216,10 +216,12 @@ static u32 swift_floor_sample(struct swift_floor *slot, struct swift_floor f,
  * CPUs may each see the other's state for one ACK, a bounded error.
  */
 #define SWIFT_NOISE_BITS	12
+
 struct swift_noise {
 	u32 key;		/* owner (0: free) */
 	struct dcc_bd bd;
 };
+
 static struct swift_noise swift_noises[1 << SWIFT_NOISE_BITS];
 
 /* The socket's key (never 0) and its slot. */
