@@ -206,44 +206,32 @@ static u32 swift_floor_sample(struct swift_floor *slot, struct swift_floor f,
 }
 
 /*
- * Delay noise per connection (include/dcc_basedelay.h).  The socket's
- * congestion-control area is full, so the estimates live in a table of
- * slots hashed by socket (64 KB).  A slot is one socket's at a time: a
- * socket that finds another in its slot takes it over and starts again
- * from no noise (its base is then the minimum, as without the estimate);
- * swift_release() frees it.  Only the owner writes a slot, under its
- * socket's lock; two sockets that share a slot and run at once on two
- * CPUs may each see the other's state for one ACK, a bounded error.
+ * Delay noise per destination (include/dcc_basedelay.h), beside its RTT
+ * floor (struct swift_floor) and for the same reason: the base the
+ * target counts from must be the same for every connection to the
+ * destination, or flow scaling no longer shares the queue fairly (the
+ * socket's area is full in any case).  A table of slots indexed like the
+ * floors' (16 KB); a slot holds one destination's estimate at a time, and
+ * a destination that takes a slot over starts from no noise.  Every
+ * connection to the destination feeds its samples in, in the order they
+ * come; updates race without a lock, and a lost or torn update costs a
+ * sample (every field is bounded).
  */
-#define SWIFT_NOISE_BITS	12
-
 struct swift_noise {
-	u32 key;		/* owner (0: free) */
+	u32 key;		/* destination (swift_floor_key()), 0: none */
 	struct dcc_bd bd;
 };
 
-static struct swift_noise swift_noises[1 << SWIFT_NOISE_BITS];
-
-/* The socket's key (never 0) and its slot. */
-static u32 swift_noise_key(const struct sock *sk)
-{
-	return hash_ptr(sk, 32) | 1;
-}
-
-static struct swift_noise *swift_noise_slot(u32 key)
-{
-	return &swift_noises[hash_32(key, SWIFT_NOISE_BITS)];
-}
+static struct swift_noise swift_noises[1 << SWIFT_FLOOR_BITS];
 
 /*
- * Fold the ACK's fabric delay into the connection's noise (a likely
+ * Fold the ACK's fabric delay into its destination's noise (a likely
  * delayed ACK's sample holds the receiver's timer: not noise); returns
  * the noise's width, in us.
  */
-static u32 swift_noise_sample(const struct sock *sk, const struct swift_ack *a)
+static u32 swift_noise_sample(u32 key, const struct swift_ack *a)
 {
-	u32 key = swift_noise_key(sk);
-	struct swift_noise *n = swift_noise_slot(key);
+	struct swift_noise *n = &swift_noises[hash_32(key, SWIFT_FLOOR_BITS)];
 
 	if (READ_ONCE(n->key) != key) {
 		n->bd = (struct dcc_bd){ 0 };
@@ -252,15 +240,6 @@ static u32 swift_noise_sample(const struct sock *sk, const struct swift_ack *a)
 	if (a->has_delay && !a->ack_delayed)
 		dcc_bd_sample(&n->bd, a->delay_us);
 	return dcc_bd_noise_us(&n->bd);
-}
-
-static void swift_noise_release(const struct sock *sk)
-{
-	u32 key = swift_noise_key(sk);
-	struct swift_noise *n = swift_noise_slot(key);
-
-	if (READ_ONCE(n->key) == key)
-		WRITE_ONCE(n->key, 0);
 }
 
 /* Per-socket state, in inet_csk_ca(sk). */
@@ -423,29 +402,23 @@ static void swift_release(struct sock *sk)
 
 	dcc_plb_link_release(&ca->plb);
 	dcc_ts_sock_release(&swift_ts, &ca->ts);
-	swift_noise_release(sk);
 }
 
 /*
  * Tell the operator, once per connection (a counter) and at most at
- * printk's rate (a message), when the delay noise is wider than the
- * queueing allowance of the target: the target then counts from the
- * noise's top and the queue grows by the noise.
+ * printk's rate (a message), when the delay noise outgrew the target's
+ * queueing allowance (SWIFT_ACT_NOISE): the target was lifted by the
+ * excess, and the queue grows with it.
  */
 static void swift_noise_check(const struct sock *sk, struct swift *ca,
-			      u32 noise_us)
+			      u32 act, u32 noise_us)
 {
-	u32 top = ca->s.base_rtt_us + 4 * (u32)ca->s.noise_hi_4us;
-	u32 allow = ca->s.last_target_us > top ?
-		    ca->s.last_target_us - top : 0;
-
-	if (!noise_us || noise_us <= allow ||
-	    (ca->s.flags & SWIFT_F_GLUE_NOISY))
+	if (!(act & SWIFT_ACT_NOISE) || (ca->s.flags & SWIFT_F_GLUE_NOISY))
 		return;
 	ca->s.flags |= SWIFT_F_GLUE_NOISY;
 	swift_count(sk, SWIFT_MIB_NOISE);
-	pr_info_ratelimited("delay noise %u us wide (peak to peak) above the %u us queueing allowance of the target: queues grow by the noise; raise base_target_us above it, or give the NIC hardware timestamps (tstamp)\n",
-			    noise_us, allow);
+	pr_info_ratelimited("delay noise %u us wide (peak to peak) outgrew the queueing allowance of the target (now %u us): queues grow with the noise; raise base_target_us above it, or give the NIC hardware timestamps (tstamp)\n",
+			    noise_us, ca->s.last_target_us);
 }
 
 static void swift_cong_control(DCC_CONG_CONTROL_ARGS)
@@ -502,10 +475,10 @@ static void swift_cong_control(DCC_CONG_CONTROL_ARGS)
 						READ_ONCE(delack_guard_us));
 	a.delack_us = READ_ONCE(delack_guard_us);
 	a.floor_us = swift_floor_sample(fslot, fl, fkey, &a, prm);
-	a.noise_us = swift_noise_sample(sk, &a);
+	a.noise_us = swift_noise_sample(fkey, &a);
 	old = swift_snap(ca);
 	act = swift_on_ack(&ca->s, prm, &a);
-	swift_noise_check(sk, ca, a.noise_us);
+	swift_noise_check(sk, ca, act, a.noise_us);
 	if (a.has_delay && a.ack_delayed)
 		swift_count(sk, SWIFT_MIB_DELACK);
 	if (rs->rtt_us > 0 && rs->is_retrans)

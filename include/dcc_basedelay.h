@@ -151,13 +151,10 @@ static inline u32 dcc_bd_base_us(u32 min_us, u32 noise_us)
 	return dcc_sat_u32((u64)min_us + noise_us / 2);
 }
 
-/*
- * The upper half of noise noise_us wide, the part above the base, in
- * 4 us rounded up, at most 255 (1020 us): a byte of a consumer's state.
- */
-static inline u8 dcc_bd_hi_4us(u32 noise_us)
+/* A width in 4 us, rounded up, at most 255 (1020 us): a byte of state. */
+static inline u8 dcc_bd_4us(u32 noise_us)
 {
-	return (u8)dcc_min_u32((noise_us / 2 + 3) / 4, 255);
+	return (u8)dcc_min_u32(noise_us / 4 + !!(noise_us % 4), 255);
 }
 
 #endif /* _DCC_BASEDELAY_H */

@@ -241,11 +241,12 @@ static void test_extremes(void **state)
 	assert_int_equal(bd.var, 0xffff);
 	assert_int_equal(dcc_bd_noise_us(&bd), 255 * 7 / 2);
 	assert_int_equal(dcc_bd_base_us(0xfffffff0U, 1000), 0xffffffffU);
-	assert_int_equal(dcc_bd_hi_4us(0), 0);
-	assert_int_equal(dcc_bd_hi_4us(1), 0);
-	assert_int_equal(dcc_bd_hi_4us(2), 1);
-	assert_int_equal(dcc_bd_hi_4us(400), 50);
-	assert_int_equal(dcc_bd_hi_4us(0xffffffffU), 255);
+	assert_int_equal(dcc_bd_4us(0), 0);
+	assert_int_equal(dcc_bd_4us(1), 1);
+	assert_int_equal(dcc_bd_4us(4), 1);
+	assert_int_equal(dcc_bd_4us(5), 2);
+	assert_int_equal(dcc_bd_4us(1020), 255);
+	assert_int_equal(dcc_bd_4us(0xffffffffU), 255);
 }
 
 int main(void)
