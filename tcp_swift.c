@@ -605,7 +605,8 @@ static u32 swift_undo_cwnd(struct sock *sk)
  *   bbr_pacing_gain  fabric target delay in us, * 256 (ss: target in us)
  *   bbr_min_rtt      base the target counts from, in us: the smaller of
  *                    the destination's RTT floor and the connection's
- *                    minimum RTT (ss "mrtt": in ms)
+ *                    minimum RTT, lifted for host noise (swift_set_base();
+ *                    ss "mrtt": in ms)
  *   bbr_bw_lo/hi     latest delay sample in us, * 125 (ss: bw * 8 is the
  *                    delay in ns, printed as "bps": with -n exact, else
  *                    "K" reads as us and "M" as ms)

@@ -41,12 +41,13 @@
  * deviation: 2.02 J for uniform noise in +-J (its whole width 2 J),
  * 3.5 sd for Gaussian noise (its 4th to 96th percentile).
  *
- * The path's base delay is then the windowed minimum plus half the width
- * (dcc_bd_base_us()): the noise's centre, the path's delay without it.
- * The minimum stays the one the caller keeps (its window, its
- * per-destination floor).  A consumer whose target must clear the noise
- * adds the other half on top (swift: its target counts from the noise's
- * top).
+ * The path's base delay is at most the windowed minimum plus half the
+ * width (dcc_bd_base_us()): the noise's centre, the path's delay without
+ * it.  The minimum stays the one the caller keeps (its window, its
+ * per-destination floor).  How much of the width a consumer applies is
+ * its choice: swift lifts its base and target only by the noise's excess
+ * over its allowance (swift_set_base() in dcc_swift.h), since the queue's
+ * own moves on a quiet path read as some noise too.
  *
  * Noise correlated from one sample to the next (in-order delivery holding
  * a packet behind a delayed one, samples closer together than the noise's
