@@ -32,8 +32,7 @@ topo_keep_order
 topo_shape $RATE 250 100
 allow_cc hpcc
 in_srv sysctl -qw net.ipv4.tcp_congestion_control=hpcc
-in_rtr sysctl -qw net.ipv6.ioam6_id=1 net.ipv6.conf.rc0.ioam6_enabled=1
-in_rtr ip ioam namespace add 1 data $RATE
+topo_ioam "$NS_RTR" 1 $RATE rc0
 iperf_server 5201
 
 st() { mod_stat "$1" tcp_hpcc_stat "$2"; }
