@@ -409,19 +409,24 @@ static void hpcc_fallback(struct sock *sk, const struct rate_sample *rs)
 							     200 : 120));
 }
 
+/* A record's queue depth, 0 when the router had none to give. */
+static u32 hpcc_qlen(u32 qlen)
+{
+	return qlen == HPCC_NA ? 0 : qlen;
+}
+
 /*
  * The core's records from the echoed ones.  The hop's clock is unwrapped
  * from the microsecond sub-seconds; IOAM carries no transmitted bytes, so
- * they are derived: over an interval whose two samples both saw a queue
- * the port sent at its line rate, otherwise at least this connection's
- * delivery rate (a lower bound) did cross it.
+ * they are derived from the queue and this connection's delivery rate
+ * (hpcc_derive_rate()).
  */
 static void hpcc_hops_from_echo(struct hpcc_conn *c, struct hpcc_hop *h,
 				u32 n)
 {
 	bool same = n == c->prev_n;
 	u32 i, d_us;
-	u64 b, r;
+	u64 b;
 
 	for (i = 0; i < n; i++) {
 		const struct hpcc_rec *e = &c->ack[i];
@@ -436,16 +441,16 @@ static void hpcc_hops_from_echo(struct hpcc_conn *c, struct hpcc_hop *h,
 			       c->prev[i].usec < HPCC_USEC_WRAP ?
 			       (e->usec + HPCC_USEC_WRAP - c->prev[i].usec) %
 			       HPCC_USEC_WRAP : 0;
-			r = c->prev[i].qlen && e->qlen ? b :
-			    dcc_min_u64(c->own_rate, b);
 			c->clk_ns[i] += d_us * 1000;
-			c->tx[i] += (u32)dcc_div_u64(r * d_us,
-						     DCC_USEC_PER_SEC);
+			c->tx[i] += hpcc_tx_bytes(HPCC_TX_NA, HPCC_TX_NA,
+						  hpcc_qlen(c->prev[i].qlen),
+						  hpcc_qlen(e->qlen), b,
+						  c->own_rate, d_us);
 		}
 		h[i] = (struct hpcc_hop){
 			.ts_ns = c->clk_ns[i],
 			.tx_bytes = c->tx[i],
-			.qlen_bytes = e->qlen == HPCC_NA ? 0 : e->qlen,
+			.qlen_bytes = hpcc_qlen(e->qlen),
 			.rate_bytes_ps = b,
 		};
 		c->prev[i] = *e;
