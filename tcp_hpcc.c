@@ -491,9 +491,14 @@ static void hpcc_fallback(struct sock *sk, const struct rate_sample *rs)
 	u32 cwnd;
 
 	hpcc_count(sk, HPCC_MIB_FALLBACK);
-	if (state == TCP_CA_CWR || state == TCP_CA_Recovery)
+	if (state == TCP_CA_CWR)
 		tcp_snd_cwnd_set(tp, max(min(tcp_snd_cwnd(tp),
 					     tp->snd_ssthresh), 2U));
+	else if (state >= TCP_CA_Recovery)
+		/* Up to ssthresh: packet conservation, slow start after RTO. */
+		tcp_snd_cwnd_set(tp, dcc_sk_recovery_cwnd(sk, rs,
+							  max(tp->snd_ssthresh,
+							      2U)));
 	else
 		tcp_reno_cong_avoid(sk, tp->snd_una, rs->acked_sacked);
 	cwnd = tcp_snd_cwnd(tp);
@@ -637,7 +642,7 @@ static void hpcc_cong_control(DCC_CONG_CONTROL_ARGS)
 	dcc_pacing_set_rate(sk, rate);
 	cwnd = dcc_sk_safeguard_cwnd(sk, rate, max(dcc_srtt_us(tp), c->t_us),
 				     100, 2);
-	tcp_snd_cwnd_set(tp, cwnd);
+	tcp_snd_cwnd_set(tp, dcc_sk_recovery_cwnd(sk, rs, cwnd));
 }
 
 static void hpcc_init_sk(struct sock *sk)
