@@ -68,8 +68,10 @@ expect "no trace overflowed" "$of == 0"
 expect "no loss" "$rtx == 0"
 expect "the queue stays near empty: RTT p50 <= 1.5 x idle" \
 	"$p50 <= 1.5 * $idle"
-expect "the flows use the slower link (>= 70 % of 50 Mbit/s)" \
-	"$mbps >= 0.70 * 50"
+# With the ports' transmitted bytes in the records: 42.5 Mbit/s (the
+# wire at about eta with the header); derived from the own rate, 39.7.
+expect "the flows use the slower link (>= 80 % of 50 Mbit/s)" \
+	"$mbps >= 0.80 * 50"
 target 18 "parking lot: goodput >= 90 % of the slower link" \
 	"$mbps >= 0.90 * 50"
 trap - EXIT
