@@ -84,6 +84,7 @@ trap topo_cleanup EXIT
 SRV_IP4=$SRV_IP
 SRV_GW=10.0.2.254
 if [ "$BENCH_IP" = 6 ]; then
+	# shellcheck disable=SC2153 # SRV_IP6: lib_topo.sh
 	SRV_IP=$SRV_IP6
 	SRV_GW=fd00:2::fe
 fi
