@@ -18,7 +18,7 @@
 # when tcp_dcqcn.ko is in the tree (BENCH_OURS lists ours; names as
 # lib.sh's cc_use takes them).
 BENCH_STOCK=${BENCH_STOCK:-"cubic dctcp vegas nv cdg bbr"}
-BENCH_OURS=${BENCH_OURS:-"swift timely timely-patched"}
+BENCH_OURS=${BENCH_OURS:-"swift timely timely-patched hpcc"}
 BENCH_RUNS=${BENCH_RUNS:-3}		# repeats of every measurement
 # Scenarios to run, by number or name (BENCH_SCENARIOS="deep-fifo 3").
 BENCH_SCENARIOS=${BENCH_SCENARIOS:-"1 2 3 4 5 6 7 8 9 10 11 12"}
@@ -32,6 +32,10 @@ BENCH_NAMES="1:deep-fifo 2:ecn-queue 3:incast 4:join-leave 5:rpc-load
 	11:incast-ecn 12:cc-share"
 
 # The emulated network (dumbbell, lib.sh topo_dumbbell / topo_shape).
+# BENCH_IP 6: every cc's flows and probes over IPv6, the router filling
+# IOAM traces (lib.sh topo_ioam), which hpcc's window needs (without
+# them it runs its Reno fallback); 4: the same bed over IPv4.
+BENCH_IP=${BENCH_IP:-6}
 BENCH_RATE=${BENCH_RATE:-100}		# Mbit/s at the bottleneck
 BENCH_DELAY=${BENCH_DELAY:-250}		# us of netem delay on the ACK path
 BENCH_PROBE_HZ=${BENCH_PROBE_HZ:-100}	# RTT probe (ping): every 10 ms
@@ -191,7 +195,7 @@ unset _bench_nums _s _n
 # bench_vars: every setting above, one NAME=VALUE a line (for the record).
 bench_vars() {
 	local v
-	for v in BENCH_STOCK BENCH_OURS BENCH_RUNS BENCH_SCENARIOS BENCH_RATE \
+	for v in BENCH_STOCK BENCH_OURS BENCH_RUNS BENCH_SCENARIOS BENCH_IP BENCH_RATE \
 		 BENCH_DELAY BENCH_PROBE_HZ \
 		 S1_LIMIT S1_FLOWS S1_SECS S1_WARM \
 		 S2_LIMIT S2_RED_KB S2_FLOWS S2_SECS S2_WARM \
