@@ -91,7 +91,7 @@ for bad in --cc=reno --topo=ring --rate=0 --buffer=10\ --ecn-k=10 --hosts=x --no
 	--aqm=wred --ecmp=random --ping-hz=-1 --access-rate=0 --plb=1 --hosts=1.5 \
 	--leaves=4 --topo=bed\ --plb=on --incast-kb=8 --workload=incast\ --duration=5 \
 	--topo=fattree\ --k=5 --k=4 --workload=open --topo=fattree\ --workload=open\ --load=100 \
-	--topo=fattree\ --workload=open\ --cdf=pareto --topo=fattree\ --hosts=8 --load=50 \
+	--topo=fattree\ --workload=open\ --cdf=pareto --topo=fattree\ --hosts=5 --load=50 --routing=nix --step=5 --workload=joinleave\ --topo=leafspine \
 	--aqm=junos\ --junos-fill=0 --red-pmax=0.5 --aqm=red\ --ecn-k=65\ --red-kmax=60; do
 	# shellcheck disable=SC2086
 	err=$(build/dccsim $bad 2>&1 >/dev/null)
