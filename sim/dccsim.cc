@@ -1307,14 +1307,14 @@ static Result RunOne(const Opts& o, const std::string& cc)
         auto joinMs = [&](uint32_t i) { return (double)i * o.stepMs; };
         auto leaveMs = [&](uint32_t i) { return i ? (2.0 * N - 1 - i) * o.stepMs : 1e30; };
         std::vector<double> jain(nb, -1);
-        double sumJ = 0, minJ = 1, tot = 0;
+        double sumJ = 0, minJ = 1, tot = 0, slow = 1;
         uint32_t nJ = 0;
         std::ofstream ts;
         if (!o.dump.empty())
             ts.open(o.dump + "-" + cc + ".jl");
         for (size_t b = 0; b < nb; b++)
         {
-            double s1 = 0, s2 = 0;
+            double s1 = 0, s2 = 0, lo = 1e300;
             uint32_t act = 0;
             for (uint32_t i = 0; i < N; i++)
                 if (joinMs(i) <= b && leaveMs(i) >= b + 1)
@@ -1322,6 +1322,7 @@ static Result RunOne(const Opts& o, const std::string& cc)
                     double x = g_bins[i][b];
                     s1 += x;
                     s2 += x * x;
+                    lo = std::min(lo, x);
                     act++;
                 }
             tot += s1;
@@ -1330,6 +1331,7 @@ static Result RunOne(const Opts& o, const std::string& cc)
                 jain[b] = s2 > 0 ? s1 * s1 / (act * s2) : 0;
                 sumJ += jain[b];
                 minJ = std::min(minJ, jain[b]);
+                slow = std::min(slow, s1 > 0 ? lo / (s1 / act) : 0);
                 nJ++;
             }
             if (ts.is_open())
@@ -1344,6 +1346,7 @@ static Result RunOne(const Opts& o, const std::string& cc)
         r.jainMean = nJ ? sumJ / nJ : 0;
         r.jainMin = nJ ? minJ : 0;
         r.jain = r.jainMean;
+        r.slowest = nJ ? slow : 0; /* the lowest share of any 1 ms */
         std::vector<double> ev;
         for (uint32_t i = 1; i < N; i++)
             ev.push_back(joinMs(i));
@@ -1393,7 +1396,8 @@ static Result RunOne(const Opts& o, const std::string& cc)
         mn = std::min(mn, t);
     }
     r.jain = jl ? r.jainMean : s2 > 0 ? s * s / (tput.size() * s2) : 0;
-    r.slowest = s > 0 ? mn / (s / tput.size()) : 0;
+    if (!jl)
+        r.slowest = s > 0 ? mn / (s / tput.size()) : 0;
     r.rttP50 = Pct(g_rtt, 50);
     r.rttP99 = Pct(g_rtt, 99);
     size_t busiest = 0;
@@ -1473,7 +1477,7 @@ int main(int argc, char** argv)
     else if (jl)
         printf("# joinleave: flow i joins at i x %g ms, flows N-1..1 leave one a step after the "
                "last join, %g ms in all; jain: mean over 1 ms bins with 2 flows or more, jain_min "
-               "the lowest; conv_ms: mean (and max) time from a join or leave to the end of the "
+               "the lowest, slowest: the lowest flow / mean of any such 1 ms; conv_ms: mean (and max) time from a join or leave to the end of the "
                "first 1 ms whose index is >= 0.9; unconv: events that never reached it within the step\n",
                o.stepMs, o.durationMs);
     else
