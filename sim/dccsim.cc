@@ -516,6 +516,7 @@ struct Result
     uint64_t repaths = 0;
     uint64_t rtos = 0;
     uint64_t ctlDrops = 0; /* drops of packets without payload */
+    uint64_t hostDrops = 0; /* drops in the hosts' NIC queues (not in drops) */
     double minCwndPkts = 0;
     std::vector<double> slow[5]; /* open-loop slowdowns by SizeBucket() */
 };
@@ -937,6 +938,7 @@ static Result RunOne(const Opts& o, const std::string& cc)
      * that only send (their queues hold ACKs; a 5000:1 incast has 5000). */
     std::vector<size_t> sampled;
     std::vector<Ipv4Address> recvAddr(nRecv);
+    std::vector<Ptr<QueueDisc>> hostQ;
     std::map<Ptr<Node>, Ipv4Address> hostAddr;
     std::map<Ptr<Node>, std::vector<FlowHashEcmp::Up>> leafUps;
     std::map<Ptr<Node>, std::vector<Ipv4Address>> leafHosts;
@@ -985,7 +987,7 @@ static Result RunOne(const Opts& o, const std::string& cc)
             core.push_back(multi);
         }
         else
-            hostTc.Install(d.Get(1)); /* a host's NIC: never marks */
+            hostQ.push_back(hostTc.Install(d.Get(1)).Get(0)); /* a host's NIC: never marks */
         Ipv4InterfaceContainer ifc = addr.Assign(d);
         addr.NewNetwork();
         ends.push_back({l.first, l.second,
@@ -1428,6 +1430,8 @@ static Result RunOne(const Opts& o, const std::string& cc)
     r.repaths = DccPlbRun::s_repaths;
     r.drops = drops[0];
     r.ctlDrops = drops[1];
+    for (auto& q : hostQ)
+        r.hostDrops += q->GetStats().nTotalDroppedPackets;
     r.marks = marks[0];
     if (cc == "swift")
         r.minCwndMpkt = TcpSwiftModel::MinCwndMpkt();
@@ -1554,6 +1558,9 @@ int main(int argc, char** argv)
         if (r.ctlDrops)
             printf("#   %s: %lu of the %lu drops were packets without payload (ACKs, SYNs)\n",
                    cc.c_str(), (unsigned long)r.ctlDrops, (unsigned long)r.drops);
+        if (r.hostDrops)
+            printf("#   %s: %lu more drops in the hosts' own NIC queues (1000-packet FIFOs)\n",
+                   cc.c_str(), (unsigned long)r.hostDrops);
         fflush(stdout);
     }
     printf("# rtt in us (%s); q in us of the busiest switch port at line rate%s\n",
