@@ -121,12 +121,10 @@ class FlowHashEcmp : public Ipv4RoutingProtocol
                     ErrorCallback) override
     {
         Ipv4Address dst = h.GetDestination();
+        /* (A packet for the switch itself never gets here: the list
+         * routing, or TableRouting, delivers it first.) */
         if (ups.empty() || local.count(dst.Get()))
             return false;
-        for (uint32_t i = 0; i < m_ipv4->GetNInterfaces(); i++)
-            for (uint32_t a = 0; a < m_ipv4->GetNAddresses(i); a++)
-                if (m_ipv4->GetAddress(i, a).GetLocal() == dst)
-                    return false;
         uint8_t ports[4] = {0, 0, 0, 0};
         if (p->GetSize() >= 4)
             p->CopyData(ports, 4);
