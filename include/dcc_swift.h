@@ -16,6 +16,7 @@
 #ifndef _DCC_SWIFT_H
 #define _DCC_SWIFT_H
 
+#include "dcc_basedelay.h"
 #include "dcc_fixed.h"
 
 struct swift_params {
@@ -47,6 +48,7 @@ struct swift_params {
 #define SWIFT_F_EDEC_VALID	0x02	/* t_edec_us holds a decrease time */
 #define SWIFT_F_MINRTT_VALID	0x04	/* min_rtt_us is an estimate */
 #define SWIFT_F_EP_VALID	0x08	/* ep_delay_x8 holds an EWMA */
+#define SWIFT_F_GLUE_NOISY	0x40	/* the glue's: noise reported */
 #define SWIFT_F_GLUE_PACED	0x80	/* the glue's: window paced (below
 					 * two packets); the core never
 					 * reads or sets it
@@ -57,6 +59,9 @@ struct swift_params {
 #define SWIFT_ACT_FDEC		0x02
 #define SWIFT_ACT_EINC		0x04
 #define SWIFT_ACT_EDEC		0x08
+#define SWIFT_ACT_NOISE		0x10	/* the delay noise outgrew the
+					 * allowance: the target was lifted
+					 */
 
 /* Per-connection state; lives in the socket's congestion-control area. */
 struct swift_state {
@@ -81,6 +86,10 @@ struct swift_state {
 				 */
 	u8 hops;		/* hop count of the path */
 	u8 flags;
+	u8 noise_4us;		/* the target's lift above base_rtt_us
+				 * for delay noise, in 4 us
+				 * (swift_set_base())
+				 */
 };
 
 /* One ACK's worth of input. */
@@ -103,6 +112,9 @@ struct swift_ack {
 				 */
 	u32 floor_us;		/* the destination's minimum RTT (0: none), see
 				 * struct swift_floor
+				 */
+	u32 noise_us;		/* delay noise, peak to peak (0: none), see
+				 * include/dcc_basedelay.h
 				 */
 };
 
@@ -193,7 +205,10 @@ static inline u32 swift_min_fcwnd_fx(const struct swift_state *s,
 	return dcc_clamp_u32(m, p->min_cwnd_fx, p->max_cwnd_fx);
 }
 
-/* Fabric target delay for the current window and path. */
+/*
+ * Fabric target delay for the current window and path.  A relative target
+ * counts from the base RTT, lifted for delay noise (swift_set_base()).
+ */
 static inline u32 swift_target_us(const struct swift_state *s,
 				  const struct swift_params *p)
 {
@@ -203,8 +218,41 @@ static inline u32 swift_target_us(const struct swift_state *s,
 	t += swift_flow_scaling_us(p, s->fcwnd_fx);
 	t = swift_scale(s, p, dcc_min_u64(t, DCC_U32_MAX));
 	if (p->target_rel_minrtt)
-		t += s->base_rtt_us;
+		t += s->base_rtt_us + 4 * (u32)s->noise_4us;
 	return dcc_sat_u32(t);
+}
+
+/*
+ * The base RTT from the minimum min_us and the delay noise's width
+ * noise_us (include/dcc_basedelay.h).  The minimum is the noise's low
+ * tail: a sample of an idle path reads up to noise_us above it.  The
+ * largest allowance counted from the minimum (base target, hops and the
+ * whole flow-scaling range, scaled by the minimum) holds noise up to its
+ * own size, and a quiet path's noise, or the queue's own moves that read
+ * as noise, stay within it: nothing changes.  Noise wider than that, by
+ * e, lifts the base by lift = min(e, noise_us / 2), at most to the
+ * noise's centre (which also scales the allowance as the path's delay
+ * does), and the target by lift more, towards the noise's top.  Returns
+ * e (0: the noise fits).
+ */
+static inline u32 swift_set_base(struct swift_state *s,
+				 const struct swift_params *p,
+				 u32 min_us, u32 noise_us)
+{
+	u64 t = p->base_target_us + ((u64)s->hops * p->per_hop_ns) / 1000 +
+		p->fs_range_us;
+	u32 e, lift;
+
+	s->base_rtt_us = min_us;
+	s->noise_4us = 0;
+	if (!p->target_rel_minrtt || !noise_us)
+		return 0;
+	t = swift_scale(s, p, dcc_min_u64(t, DCC_U32_MAX));
+	e = t < noise_us ? noise_us - (u32)t : 0;
+	lift = dcc_min_u32(e, noise_us / 2);
+	s->base_rtt_us = dcc_sat_u32((u64)min_us + lift);
+	s->noise_4us = dcc_bd_4us(lift);
+	return e;
 }
 
 /* Effective window: min(fabric, endpoint). */
@@ -638,9 +686,10 @@ static inline u32 swift_on_ack(struct swift_state *s,
 		 */
 		if (!a->ack_delayed || a->delay_us < s->min_rtt_us)
 			swift_update_min_rtt(s, p, a->delay_us, a->now_us);
-		s->base_rtt_us = a->floor_us ?
-				 dcc_min_u32(a->floor_us, s->min_rtt_us) :
-				 s->min_rtt_us;
+		if (swift_set_base(s, p, a->floor_us ?
+				   dcc_min_u32(a->floor_us, s->min_rtt_us) :
+				   s->min_rtt_us, a->noise_us))
+			act |= SWIFT_ACT_NOISE;
 		target = swift_target_us(s, p);
 		s->last_delay_us = d;
 		s->last_target_us = target;
