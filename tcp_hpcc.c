@@ -37,6 +37,7 @@
 #include <linux/netfilter_ipv6.h>
 #include <linux/slab.h>
 #include <linux/tracepoint.h>
+#include <net/addrconf.h>
 #include <net/ipv6.h>
 #include <net/tcp.h>
 #include <uapi/linux/ioam6.h>
@@ -390,7 +391,8 @@ static void hpcc_probe(void *data, struct sock *sk, struct sk_buff *skb)
  * egress device's transmitted bytes (what its qdisc has sent) go into
  * that field.  A record that a router without this hook filled keeps its
  * all ones: the sender derives the bytes instead.  Runs in every network
- * namespace; packets without a Hop-by-Hop header cost one test.
+ * namespace; packets without a Hop-by-Hop header cost one test, and a
+ * router whose ingress device has IOAM off is left alone.
  */
 static unsigned int hpcc_fwd_hook(void *priv, struct sk_buff *skb,
 				  const struct nf_hook_state *state)
@@ -398,10 +400,19 @@ static unsigned int hpcc_fwd_hook(void *priv, struct sk_buff *skb,
 	u32 nh = skb_network_offset(skb), hlen, off, olen, data, rec;
 	const struct ioam6_trace_hdr *t;
 	struct rtnl_link_stats64 st;
+	struct inet6_dev *idev;
 	u8 *h;
 
 	if (!state->out || ipv6_hdr(skb)->nexthdr != NEXTHDR_HOP ||
 	    !pskb_may_pull(skb, nh + sizeof(struct ipv6hdr) + 2))
+		return NF_ACCEPT;
+	/*
+	 * Only where this router filled the record: IPv6 fills a trace only
+	 * when the ingress device has ioam6_enabled.  Elsewhere the newest
+	 * record is an earlier router's, and its counter is not ours.
+	 */
+	idev = __in6_dev_get(state->in);
+	if (!idev || !READ_ONCE(idev->cnf.ioam6_enabled))
 		return NF_ACCEPT;
 	h = skb_network_header(skb) + sizeof(struct ipv6hdr);
 	hlen = (h[1] + 1) << 3;
