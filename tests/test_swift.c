@@ -542,17 +542,17 @@ static void test_decrease_gate_shared(void **state)
 
 	(void)state;
 	init_state(&s, &p, 64 << 16, DEFAULT_HOPS, 0);
-	assert_true(swift_on_fast_recovery(&s, &p, 100, 50));
+	assert_true(swift_on_fast_recovery(&s, &p, 100, 50, 0));
 	assert_int_equal(s.fcwnd_fx, 32 << 16);
 	assert_int_equal(ack(&s, &p, 120, 50, 1, 50), 0);
 	assert_int_equal(s.fcwnd_fx, 32 << 16);
 	assert_int_equal(ack(&s, &p, 150, 50, 1, 50), SWIFT_ACT_FDEC);
 	assert_int_equal(s.fcwnd_fx, 16 << 16);
-	assert_false(swift_on_fast_recovery(&s, &p, 199, 50));
+	assert_false(swift_on_fast_recovery(&s, &p, 199, 50, 0));
 	assert_int_equal(s.fcwnd_fx, 16 << 16);
-	assert_false(swift_on_rto(&s, &p, 199, 50, false));
+	assert_false(swift_on_rto(&s, &p, 199, 50, false, 0));
 	assert_int_equal(s.fcwnd_fx, 16 << 16);
-	assert_true(swift_on_rto(&s, &p, 200, 50, false));
+	assert_true(swift_on_rto(&s, &p, 200, 50, false, 0));
 	assert_int_equal(s.fcwnd_fx, 8 << 16);
 }
 
@@ -905,7 +905,7 @@ static void test_clamps(void **state)
 	assert_int_equal(s.fcwnd_fx, p.min_cwnd_fx);
 	assert_near(PKTS(s.fcwnd_fx), 0.001, ULP);
 	/* Loss cuts at the floor stay at the floor. */
-	assert_true(swift_on_fast_recovery(&s, &p, now += 10, 10));
+	assert_true(swift_on_fast_recovery(&s, &p, now += 10, 10, 0));
 	assert_int_equal(s.fcwnd_fx, p.min_cwnd_fx);
 
 	/* Increase at the ceiling stays at the ceiling. */
@@ -1247,19 +1247,19 @@ static void test_rto(void **state)
 	(void)state;
 	/* Three RTOs one RTT apart: halve, halve, min_cwnd. */
 	init_state(&s, &p, 64 << 16, DEFAULT_HOPS, 0);
-	assert_true(swift_on_rto(&s, &p, 1000, 100, false));
+	assert_true(swift_on_rto(&s, &p, 1000, 100, false, 0));
 	assert_int_equal(s.fcwnd_fx, 32 << 16);
-	assert_true(swift_on_rto(&s, &p, 1100, 100, false));
+	assert_true(swift_on_rto(&s, &p, 1100, 100, false, 0));
 	assert_int_equal(s.fcwnd_fx, 16 << 16);
-	assert_true(swift_on_rto(&s, &p, 1200, 100, false));
+	assert_true(swift_on_rto(&s, &p, 1200, 100, false, 0));
 	assert_int_equal(s.fcwnd_fx, p.min_cwnd_fx);
 
 	/* A second RTO within the RTT does not cut, but it counts. */
 	init_state(&s, &p, 64 << 16, DEFAULT_HOPS, 0);
-	assert_true(swift_on_rto(&s, &p, 1000, 100, false));
-	assert_false(swift_on_rto(&s, &p, 1050, 100, false));
+	assert_true(swift_on_rto(&s, &p, 1000, 100, false, 0));
+	assert_false(swift_on_rto(&s, &p, 1050, 100, false, 0));
 	assert_int_equal(s.fcwnd_fx, 32 << 16);
-	assert_true(swift_on_rto(&s, &p, 1060, 100, false));
+	assert_true(swift_on_rto(&s, &p, 1060, 100, false, 0));
 	assert_int_equal(s.fcwnd_fx, p.min_cwnd_fx);
 
 	/*
@@ -1270,24 +1270,24 @@ static void test_rto(void **state)
 	 * threshold when any such ACK came between the timeouts.)
 	 */
 	init_state(&s, &p, 64 << 16, DEFAULT_HOPS, 0);
-	swift_on_rto(&s, &p, 1000, 100, true);
+	swift_on_rto(&s, &p, 1000, 100, true, 0);
 	{
 		struct swift_ack a = { .now_us = 1050, .srtt_us = 100,
 				       .num_acked = 3 };
 
 		assert_int_equal(swift_on_ack(&s, &p, &a), 0);
-		swift_on_rto(&s, &p, 1100, 100, false);
+		swift_on_rto(&s, &p, 1100, 100, false, 0);
 		a.now_us = 1150;
 		assert_int_equal(swift_on_ack(&s, &p, &a), 0);
 		assert_int_equal(s.retx_cnt, 2);
 	}
-	assert_true(swift_on_rto(&s, &p, 1200, 100, false));
+	assert_true(swift_on_rto(&s, &p, 1200, 100, false, 0));
 	assert_int_equal(s.fcwnd_fx, p.min_cwnd_fx);
 
 	/* An ACK of the retransmit (timeouts cleared) resets the count... */
 	init_state(&s, &p, 64 << 16, DEFAULT_HOPS, 0);
-	swift_on_rto(&s, &p, 1000, 100, false);
-	swift_on_rto(&s, &p, 1100, 100, false);
+	swift_on_rto(&s, &p, 1000, 100, false, 0);
+	swift_on_rto(&s, &p, 1100, 100, false, 0);
 	{
 		struct swift_ack a = { .now_us = 1150, .srtt_us = 100,
 				       .num_acked = 1,
@@ -1297,17 +1297,17 @@ static void test_rto(void **state)
 	}
 	assert_int_equal(s.retx_cnt, 0);
 	assert_int_equal(s.fcwnd_fx, 16 << 16);
-	assert_true(swift_on_rto(&s, &p, 1200, 100, false));
+	assert_true(swift_on_rto(&s, &p, 1200, 100, false, 0));
 	assert_int_equal(s.fcwnd_fx, 8 << 16);
-	assert_true(swift_on_rto(&s, &p, 1300, 100, false));
+	assert_true(swift_on_rto(&s, &p, 1300, 100, false, 0));
 	assert_int_equal(s.fcwnd_fx, 4 << 16);
-	assert_true(swift_on_rto(&s, &p, 1400, 100, false));
+	assert_true(swift_on_rto(&s, &p, 1400, 100, false, 0));
 	assert_int_equal(s.fcwnd_fx, p.min_cwnd_fx);
 
 	/* ...an ACK of nothing new does not (nor does an ACK at all). */
 	init_state(&s, &p, 64 << 16, DEFAULT_HOPS, 0);
-	swift_on_rto(&s, &p, 1000, 100, false);
-	swift_on_rto(&s, &p, 1100, 100, false);
+	swift_on_rto(&s, &p, 1000, 100, false, 0);
+	swift_on_rto(&s, &p, 1100, 100, false, 0);
 	{
 		struct swift_ack a = { .now_us = 1150, .srtt_us = 100,
 				       .num_acked = 0, .has_delay = true,
@@ -1315,7 +1315,7 @@ static void test_rto(void **state)
 
 		swift_on_ack(&s, &p, &a);
 	}
-	assert_true(swift_on_rto(&s, &p, 1200, 100, false));
+	assert_true(swift_on_rto(&s, &p, 1200, 100, false, 0));
 	assert_int_equal(s.fcwnd_fx, p.min_cwnd_fx);
 
 	/* Other thresholds: 1 resets at once, 5 after five. */
@@ -1327,23 +1327,96 @@ static void test_rto(void **state)
 		m.retx_reset_threshold = 1;
 		q = build_params(&m);
 		init_state(&s, &q, 64 << 16, DEFAULT_HOPS, 0);
-		assert_true(swift_on_rto(&s, &q, 1000, 100, false));
+		assert_true(swift_on_rto(&s, &q, 1000, 100, false, 0));
 		assert_int_equal(s.fcwnd_fx, q.min_cwnd_fx);
 
 		m.retx_reset_threshold = 5;
 		q = build_params(&m);
 		init_state(&s, &q, 64 << 16, DEFAULT_HOPS, 0);
 		for (k = 0; k < 4; k++)
-			assert_true(swift_on_rto(&s, &q, 1000 + 100 * k, 100, false));
+			assert_true(swift_on_rto(&s, &q, 1000 + 100 * k, 100, false, 0));
 		assert_int_equal(s.fcwnd_fx, 4 << 16);
-		assert_true(swift_on_rto(&s, &q, 1400, 100, false));
+		assert_true(swift_on_rto(&s, &q, 1400, 100, false, 0));
 		assert_int_equal(s.fcwnd_fx, q.min_cwnd_fx);
 		/* The count saturates instead of wrapping to 0. */
 		for (k = 0; k < 600; k++)
-			swift_on_rto(&s, &q, 2000 + 100 * k, 100, false);
+			swift_on_rto(&s, &q, 2000 + 100 * k, 100, false, 0);
 		assert_int_equal(s.retx_cnt, 255);
 		assert_int_equal(s.fcwnd_fx, q.min_cwnd_fx);
 	}
+}
+
+/* The gap between the packets of a flow at its window, in ns, as paced. */
+static u64 paced_gap_ns(const struct swift_state *s,
+			const struct swift_params *p, u32 srtt_us)
+{
+	u32 rtt = swift_pacing_rtt_us(s, p, srtt_us);
+
+	return dcc_gap_ns(dcc_rate_from_window(swift_cwnd_fx(s), 1448, rtt,
+					       100), 1448);
+}
+
+/*
+ * A flow of a 256-to-1 incast through a 100-packet FIFO (the VM bed:
+ * path floor 274 us, every sample of the flow 9.5 ms of queue, srtt
+ * 12 ms) times out three times in a row.  The reset, and loss cuts in a
+ * row, must leave a window that still sends a packet at least every
+ * 30 ms (3/4 of delack_guard_us, the delay cuts' floor): at min_cwnd
+ * (0.001 packet, paced over the 9.5 ms its minimum RTT holds) it sent
+ * one every 9.5 s, and after a timeout no ACK gives a sample to grow on
+ * (Karn's rule) until the lost packets are all sent again: such flows
+ * finished 20 to 30 s after the rest.  Without an allowance the floor
+ * is min_cwnd scaled to the path (swift_min_fcwnd_fx()).
+ */
+static void test_rto_reset_floor(void **state)
+{
+	struct swift_params p = default_params(true);
+	struct swift_state s;
+	u32 srtt = 12000, k;
+	u64 now = 1000000;
+
+	(void)state;
+	init_state(&s, &p, 10 << 16, DEFAULT_HOPS, 0);
+	ack_floor_us = 274;
+	ack(&s, &p, now, srtt, 1, 9500);
+	ack_floor_us = 0;
+	assert_int_equal(s.min_rtt_us, 9500);
+	assert_int_equal(s.base_rtt_us, 274);
+	for (k = 0; k < 3; k++)
+		assert_true(swift_on_rto(&s, &p, now += 200000 << k, srtt,
+					 k == 0, 40000));
+	assert_true(s.fcwnd_fx < DCC_FX_ONE);
+	assert_true(paced_gap_ns(&s, &p, srtt) <= 30000000ULL);
+	assert_true(paced_gap_ns(&s, &p, srtt) >= 29000000ULL);
+	/* Further timeouts leave it there. */
+	assert_true(swift_on_rto(&s, &p, now += 2000000, srtt, false, 40000));
+	assert_true(paced_gap_ns(&s, &p, srtt) <= 30000000ULL);
+
+	/* Fast-recovery cuts one RTT apart stop at the same floor. */
+	init_state(&s, &p, 10 << 16, DEFAULT_HOPS, 0);
+	ack_floor_us = 274;
+	ack(&s, &p, now, srtt, 1, 9500);
+	ack_floor_us = 0;
+	for (k = 0; k < 20; k++)
+		swift_on_fast_recovery(&s, &p, now += srtt, srtt, 40000);
+	assert_true(s.fcwnd_fx < DCC_FX_ONE);
+	assert_true(paced_gap_ns(&s, &p, srtt) <= 30000000ULL);
+	/* And timeouts after them (the window is never raised). */
+	k = s.fcwnd_fx;
+	for (; s.retx_cnt < 3; now += srtt)
+		swift_on_rto(&s, &p, now, srtt, false, 40000);
+	assert_true(s.fcwnd_fx <= k);
+	assert_true(paced_gap_ns(&s, &p, srtt) <= 30000000ULL);
+
+	/* Without an allowance: min_cwnd scaled to the 274 us floor. */
+	init_state(&s, &p, 10 << 16, DEFAULT_HOPS, 0);
+	ack_floor_us = 274;
+	ack(&s, &p, now, srtt, 1, 9500);
+	ack_floor_us = 0;
+	for (k = 0; k < 3; k++)
+		swift_on_rto(&s, &p, now += 200000 << k, srtt, k == 0, 0);
+	assert_int_equal(s.fcwnd_fx, swift_min_fcwnd_fx(&s, &p));
+	assert_true(s.fcwnd_fx > p.min_cwnd_fx);
 }
 
 static void test_fast_recovery(void **state)
@@ -1364,12 +1437,12 @@ static void test_fast_recovery(void **state)
 		r = ref_of(&p);
 		init_state(&s, &p, 100 << 16, DEFAULT_HOPS, 0);
 		want = ref_clamp(&r, 100 * (1 - r.max_mdf));
-		assert_true(swift_on_fast_recovery(&s, &p, 500, 100));
+		assert_true(swift_on_fast_recovery(&s, &p, 500, 100, 0));
 		assert_near(PKTS(s.fcwnd_fx), want, 101 * ULP);
 		/* Once per RTT. */
-		assert_false(swift_on_fast_recovery(&s, &p, 599, 100));
+		assert_false(swift_on_fast_recovery(&s, &p, 599, 100, 0));
 		assert_near(PKTS(s.fcwnd_fx), want, 101 * ULP);
-		assert_true(swift_on_fast_recovery(&s, &p, 600, 100));
+		assert_true(swift_on_fast_recovery(&s, &p, 600, 100, 0));
 		want = ref_clamp(&r, want * (1 - r.max_mdf));
 		assert_near(PKTS(s.fcwnd_fx), want, 101 * ULP);
 		/* It does not count as an RTO. */
@@ -1385,7 +1458,7 @@ static void test_undo(void **state)
 	(void)state;
 	/* Fast recovery cut, then undo: back to 64. */
 	init_state(&s, &p, 64 << 16, DEFAULT_HOPS, 0);
-	swift_on_fast_recovery(&s, &p, 100, 100);
+	swift_on_fast_recovery(&s, &p, 100, 100, 0);
 	assert_int_equal(swift_cwnd_fx(&s), 32 << 16);
 	swift_undo(&s, &p);
 	assert_int_equal(swift_cwnd_fx(&s), 64 << 16);
@@ -1396,17 +1469,17 @@ static void test_undo(void **state)
 	 * window before the episode's first cut, not before its last.
 	 */
 	init_state(&s, &p, 64 << 16, DEFAULT_HOPS, 0);
-	swift_on_rto(&s, &p, 100, 100, true);
-	swift_on_rto(&s, &p, 200, 100, false);
-	swift_on_rto(&s, &p, 300, 100, false);
+	swift_on_rto(&s, &p, 100, 100, true, 0);
+	swift_on_rto(&s, &p, 200, 100, false, 0);
+	swift_on_rto(&s, &p, 300, 100, false, 0);
 	assert_int_equal(swift_cwnd_fx(&s), p.min_cwnd_fx);
 	swift_undo(&s, &p);
 	assert_int_equal(swift_cwnd_fx(&s), 64 << 16);
 
 	/* Fast recovery, then a timeout in it: one episode, back to 64. */
 	init_state(&s, &p, 64 << 16, DEFAULT_HOPS, 0);
-	swift_on_fast_recovery(&s, &p, 100, 100);
-	swift_on_rto(&s, &p, 300, 100, false);
+	swift_on_fast_recovery(&s, &p, 100, 100, 0);
+	swift_on_rto(&s, &p, 300, 100, false, 0);
 	assert_int_equal(swift_cwnd_fx(&s), 16 << 16);
 	swift_undo(&s, &p);
 	assert_int_equal(swift_cwnd_fx(&s), 64 << 16);
@@ -1420,7 +1493,7 @@ static void test_undo(void **state)
 	init_state(&s, &p, 64 << 16, DEFAULT_HOPS, 0);
 	ack(&s, &p, 100, 100, 1, 10000);
 	assert_int_equal(swift_cwnd_fx(&s), 32 << 16);
-	swift_on_fast_recovery(&s, &p, 20000, 100);
+	swift_on_fast_recovery(&s, &p, 20000, 100, 0);
 	assert_int_equal(swift_cwnd_fx(&s), 16 << 16);
 	ack(&s, &p, 40000, 100, 1, 10000);
 	assert_int_equal(swift_cwnd_fx(&s), 8 << 16);
@@ -1429,7 +1502,7 @@ static void test_undo(void **state)
 
 	/* Undo never lowers a window that grew back above the prior one. */
 	init_state(&s, &p, 4 << 16, DEFAULT_HOPS, 0);
-	swift_on_fast_recovery(&s, &p, 100, 100);
+	swift_on_fast_recovery(&s, &p, 100, 100, 0);
 	s.fcwnd_fx = 7 << 16;
 	swift_undo(&s, &p);
 	assert_int_equal(swift_cwnd_fx(&s), 7 << 16);
@@ -1439,7 +1512,7 @@ static void test_undo(void **state)
 	s.ecwnd_fx = 12 << 16;
 	ep_ack(&s, &p, 100, 100, 1, 100000);
 	assert_int_equal(swift_cwnd_fx(&s), 6 << 16);
-	swift_on_fast_recovery(&s, &p, 1000000, 100);
+	swift_on_fast_recovery(&s, &p, 1000000, 100, 0);
 	assert_int_equal(swift_cwnd_fx(&s), 5 << 16);
 	swift_undo(&s, &p);
 	assert_int_equal(s.fcwnd_fx, 10 << 16);
@@ -1615,8 +1688,8 @@ static void test_time_wrap(void **state)
 			 SWIFT_ACT_FDEC);
 	assert_int_equal(s.fcwnd_fx, 16 << 16);
 	/* Loss cuts across the wrap too. */
-	assert_false(swift_on_fast_recovery(&s, &p, t0 + 150, 100));
-	assert_true(swift_on_fast_recovery(&s, &p, t0 + 200, 100));
+	assert_false(swift_on_fast_recovery(&s, &p, t0 + 150, 100, 0));
+	assert_true(swift_on_fast_recovery(&s, &p, t0 + 200, 100, 0));
 	assert_int_equal(s.fcwnd_fx, 8 << 16);
 
 	/* Minimum RTT expiry across the wrap. */
@@ -1646,8 +1719,8 @@ static void test_time_backwards(void **state)
 	 * future, so no new cut (no "huge elapsed time" from a wrap).
 	 */
 	assert_int_equal(ack(&s, &p, 4000, 100, 1, 100), 0);
-	assert_false(swift_on_fast_recovery(&s, &p, 4950, 100));
-	assert_false(swift_on_rto(&s, &p, 4990, 100, false));
+	assert_false(swift_on_fast_recovery(&s, &p, 4950, 100, 0));
+	assert_false(swift_on_rto(&s, &p, 4990, 100, false, 0));
 	assert_int_equal(s.fcwnd_fx, 32 << 16);
 	/* Once time passes the stamp by an RTT, cuts resume. */
 	assert_int_equal(ack(&s, &p, 5100, 100, 1, 100), SWIFT_ACT_FDEC);
@@ -1690,7 +1763,7 @@ static void test_zero_inputs(void **state)
 	}
 	assert_int_equal(s.fcwnd_fx, 5 << 16);
 	for (k = 0; k < 100; k++) {
-		assert_true(swift_on_fast_recovery(&s, &p, 10, 0));
+		assert_true(swift_on_fast_recovery(&s, &p, 10, 0, 0));
 		check_bounds(&s, &p);
 	}
 	assert_int_equal(s.fcwnd_fx, p.min_cwnd_fx);
@@ -1724,10 +1797,10 @@ static void exercise(struct swift_params *p, u64 seed)
 
 		now += (u32)rng_range(&rng, 0, 300);
 		if (ev == 0) {
-			swift_on_rto(&s, p, now, (u32)rng_next(&rng), false);
+			swift_on_rto(&s, p, now, (u32)rng_next(&rng), false, 0);
 		} else if (ev == 1) {
 			swift_on_fast_recovery(&s, p, now,
-					       (u32)rng_range(&rng, 0, 500));
+					       (u32)rng_range(&rng, 0, 500), 0);
 		} else if (ev == 2) {
 			swift_undo(&s, p);
 		} else {
@@ -1851,7 +1924,7 @@ static void test_stale_stamps(void **state)
 	 */
 	assert_int_equal(ack(&s, &p, later, 100, 1, 20000), SWIFT_ACT_FDEC);
 	assert_int_equal(s.min_rtt_us, 20000);
-	assert_true(swift_on_fast_recovery(&s, &p, later + 100, 100));
+	assert_true(swift_on_fast_recovery(&s, &p, later + 100, 100, 0));
 }
 
 /* Delayed-ACK detection: the stack's flag, or a lone segment far above the floor. */
@@ -2046,9 +2119,9 @@ static void test_rto_reset_above_max(void **state)
 	p.max_cwnd_fx = 4 << 16;
 	swift_state_init(&s, &p, 10, DEFAULT_HOPS, 0);
 	assert_int_equal(s.fcwnd_fx, p.max_cwnd_fx);
-	swift_on_rto(&s, &p, 100, 10, false);
-	swift_on_rto(&s, &p, 200, 10, false);
-	swift_on_rto(&s, &p, 300, 10, false);
+	swift_on_rto(&s, &p, 100, 10, false, 0);
+	swift_on_rto(&s, &p, 200, 10, false, 0);
+	swift_on_rto(&s, &p, 300, 10, false, 0);
 	assert_true(s.fcwnd_fx <= p.max_cwnd_fx);
 }
 
@@ -2806,6 +2879,7 @@ int main(void)
 		cmocka_unit_test(test_psim_floor_climbs),
 		cmocka_unit_test(test_psim_bed_fair),
 		cmocka_unit_test(test_psim_floor_delack),
+		cmocka_unit_test(test_rto_reset_floor),
 	};
 
 	return cmocka_run_group_tests_name("dcc_swift", tests, NULL, NULL);
