@@ -2401,6 +2401,9 @@ struct psim_flow {
 	bool held;		/* the receiver holds a lone segment's ACK */
 	u64 held_sent_ns;	/* ... sent then */
 	u64 held_ack_ns;	/* ... whose ACK reaches the sender then */
+	u64 extra_ns;		/* base RTT above the bed's: a second
+				 * destination, with its own floor
+				 */
 };
 
 struct psim {
@@ -2409,7 +2412,8 @@ struct psim {
 	u64 svc_ns, base_ns, dur_ns, measure_ns;
 	u64 tick_ns;		/* receiver's clock tick (0: ACKs at once) */
 	u64 late_ns;		/* its delayed-ACK timer fires this late */
-	struct swift_floor floor;
+	struct swift_floor floor;	/* the destination's floor */
+	struct swift_floor far_floor;	/* ... of flows with extra_ns */
 	struct psim_flow f[PSIM_MAX_FLOWS];
 	struct sim_pkt ring[SIM_RING];
 	unsigned int head, count;
@@ -2448,7 +2452,7 @@ static void psim_send(struct psim *sm, unsigned int i, u64 now)
 		assert_true(sm->count < SIM_RING);
 		pk = &sm->ring[(sm->head + sm->count++) % SIM_RING];
 		pk->sent_ns = now;
-		pk->ack_ns = depart + sm->base_ns;
+		pk->ack_ns = depart + sm->base_ns + f->extra_ns;
 		pk->flow = i;
 		sm->last_depart_ns = depart;
 		f->inflight++;
@@ -2466,18 +2470,19 @@ static void psim_ack(struct psim *sm, unsigned int i, u64 now, u64 sent_ns,
 {
 	const struct swift_params *p = sm->p;
 	struct psim_flow *f = &sm->f[i];
+	struct swift_floor *fl = f->extra_ns ? &sm->far_floor : &sm->floor;
 	bool cwnd_limited = f->inflight >= psim_tcp_cwnd(f);
 	u32 prior = f->inflight;
 	u32 delay_us = (u32)((now - sent_ns + 500) / 1000);
 	bool delayed = sm->tick_ns &&
 		       swift_ack_maybe_delayed(false, prior, num, delay_us,
-					       sm->floor.min_us,
+					       fl->min_us,
 					       PSIM_DELACK_GUARD_US);
 	struct swift_ack a;
 
 	f->inflight -= num;
 	f->srtt = f->srtt ? 0.875 * f->srtt + 0.125 * delay_us : delay_us;
-	swift_floor_update(&sm->floor, p, delay_us, delayed, now / 1000);
+	swift_floor_update(fl, p, delay_us, delayed, now / 1000);
 	a = (struct swift_ack){
 		.now_us = now / 1000,
 		.srtt_us = (u32)f->srtt,
@@ -2487,7 +2492,7 @@ static void psim_ack(struct psim *sm, unsigned int i, u64 now, u64 sent_ns,
 		.app_limited = swift_app_limited(&f->s, cwnd_limited, false),
 		.ack_delayed = delayed,
 		.delack_us = sm->tick_ns ? PSIM_DELACK_GUARD_US : 0,
-		.floor_us = sm->floor.min_us,
+		.floor_us = fl->min_us,
 	};
 	swift_on_ack(&f->s, p, &a);
 	check_bounds(&f->s, p);
@@ -2567,12 +2572,13 @@ static void psim_run_from(struct psim *sm, bool init)
 			 * tick the segment arrived in, unless another
 			 * segment comes first.
 			 */
-			u64 arrival = now - sm->base_ns;
+			u64 arrival = now - sm->base_ns - f->extra_ns;
 
 			f->held = true;
 			f->held_sent_ns = pk.sent_ns;
 			f->held_ack_ns = arrival / sm->tick_ns * sm->tick_ns +
-					 40000000 + sm->late_ns + sm->base_ns;
+					 40000000 + sm->late_ns + sm->base_ns +
+					 f->extra_ns;
 			continue;
 		}
 		/* Two segments unacknowledged: the receiver ACKs at once. */
@@ -2750,6 +2756,60 @@ static void test_psim_bed_fair(void **state)
 }
 
 /*
+ * Scenario 9 of make bench (rtt-fair) on the bed's scale: two flows
+ * through one FIFO (100 Mbit/s, 270 us base), the second to a farther
+ * destination (its own floor, 4 x the base RTT), 8 s, the last 4 judged.
+ * Issue 16 asks Jain >= 0.9.  The VM gives the far flow 86 of 96 Mbit/s
+ * (Jain 0.61); this model gives it nearly all (Jain 0.50-0.54).  The far
+ * flow's allowance is scaled by its own base RTT (swift_scale()): 4 x the
+ * near flow's at the same window.  Giving both the near flow's scale,
+ * judging flow scaling by rate (window x near base / own base) and
+ * cutting on the queueing delay alone (d - base against t - base) were
+ * tried in this model, alone and together: Jain 0.60-0.74, the far flow
+ * always ahead.  Asserted: the link stays busy; the index only with
+ * -DDCC_TEST_KNOWN_BUGS.
+ */
+static void test_psim_rtt_fair(void **state)
+{
+	static struct psim sm;
+	static const u64 tick[] = { 0, 4000000 };
+	struct swift_params p = default_params(true);
+	unsigned int i, r;
+
+	(void)state;
+	for (r = 0; r < ARRAY_SIZE(tick); r++) {
+		double sum = 0, sum2 = 0, jain, util;
+
+		memset(&sm, 0, sizeof(sm));
+		sm.p = &p;
+		sm.n = 2;
+		sm.svc_ns = 120000;
+		sm.base_ns = 270000;
+		sm.tick_ns = tick[r];
+		sm.f[1].extra_ns = 3 * sm.base_ns;
+		sm.dur_ns = 8000000000ULL;
+		sm.measure_ns = 4000000000ULL;
+		for (i = 0; i < sm.n; i++)
+			sm.f[i].init_fx = 10 << DCC_FX_SHIFT;
+		psim_run(&sm);
+		for (i = 0; i < sm.n; i++) {
+			sum += sm.f[i].acked;
+			sum2 += (double)sm.f[i].acked * sm.f[i].acked;
+		}
+		jain = sum * sum / (sm.n * sum2);
+		util = sum * sm.svc_ns / (double)(sm.dur_ns - sm.measure_ns);
+		print_message("# psim rtt-fair, receiver tick %llu ms: near %llu far %llu packets, jain %.3f, util %.3f\n",
+			      (unsigned long long)(tick[r] / 1000000),
+			      (unsigned long long)sm.f[0].acked,
+			      (unsigned long long)sm.f[1].acked, jain, util);
+		assert_true(util >= 0.95);
+#ifdef DCC_TEST_KNOWN_BUGS
+		assert_true(jain >= 0.9);
+#endif
+	}
+}
+
+/*
  * A flow at the floor beside three flows holding the queue at their
  * target, on the test bed's scale (100 Mbit/s, 270 us base RTT), with a
  * Linux receiver: it ACKs two segments at once but holds the ACK of a
@@ -2880,6 +2940,7 @@ int main(void)
 		cmocka_unit_test(test_psim_bed_fair),
 		cmocka_unit_test(test_psim_floor_delack),
 		cmocka_unit_test(test_rto_reset_floor),
+		cmocka_unit_test(test_psim_rtt_fair),
 	};
 
 	return cmocka_run_group_tests_name("dcc_swift", tests, NULL, NULL);
