@@ -73,7 +73,7 @@ DCC_PARAM_UINT(ep_target_us, 100, 0, 1000000, NULL, &swift_pb,
 DCC_PARAM_UINT(ep_ewma_keep_permille, 750, 0, 999, NULL, &swift_pb,
 	       "endpoint-delay EWMA: weight kept on the old value, in 1/1000");
 DCC_PARAM_UINT(retx_reset_threshold, 3, 1, 255, NULL, &swift_pb,
-	       "retransmit timeouts in a row that reset the window to its minimum");
+	       "retransmit timeouts in a row that reset the window to its floor");
 DCC_PARAM_UINT(pacing_headroom_pct, 120, 100, 1000, NULL, NULL,
 	       "pacing rate for windows of two packets or more, in percent of cwnd/srtt");
 DCC_PARAM_ENUM(tstamp, DCC_TS_MODE_AUTO, dcc_ts_mode_names, NULL,
@@ -534,7 +534,8 @@ static void swift_rto(struct sock *sk, const struct swift_params *prm)
 	bool reset;
 
 	if (!swift_on_rto(&ca->s, prm, tp->tcp_mstamp, dcc_srtt_us(tp),
-			  state != TCP_CA_Loss && state != TCP_CA_Recovery))
+			  state != TCP_CA_Loss && state != TCP_CA_Recovery,
+			  READ_ONCE(delack_guard_us)))
 		return;
 	reset = ca->s.retx_cnt >= prm->retx_reset;
 	swift_count(sk, reset ? SWIFT_MIB_RTO_RESET : SWIFT_MIB_RTO_CUT);
@@ -557,7 +558,8 @@ static void swift_set_state(struct sock *sk, u8 new_state)
 	} else if (new_state == TCP_CA_Recovery &&
 		   inet_csk(sk)->icsk_ca_state != TCP_CA_Recovery &&
 		   swift_on_fast_recovery(&ca->s, prm, tp->tcp_mstamp,
-					  dcc_srtt_us(tp))) {
+					  dcc_srtt_us(tp),
+					  READ_ONCE(delack_guard_us))) {
 		swift_count(sk, SWIFT_MIB_RECOVERY_CUT);
 		swift_trace(sk, ca, old, SWIFT_R_RECOVERY);
 		swift_apply(sk, prm, NULL, TCP_CA_Recovery);

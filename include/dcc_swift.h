@@ -32,7 +32,7 @@ struct swift_params {
 	u32 fs_max_cwnd_fx;	/* flow scaling: window given nothing */
 	u32 ep_target_us;	/* endpoint-delay target */
 	u32 ep_ewma_keep_fx;	/* EWMA weight kept on the old endpoint delay */
-	u32 retx_reset;		/* RTOs in a row that reset to min_cwnd */
+	u32 retx_reset;		/* RTOs in a row that reset to the floor */
 	u32 minrtt_win_us;	/* lifetime of a minimum-RTT estimate */
 	u32 scale_rtt_us;	/* base RTT the queueing targets are for
 				 * (0: never scaled)
@@ -195,7 +195,8 @@ static inline u64 swift_scale(const struct swift_state *s,
  * RTTs: a flow cut there once sat out whole half-second intervals (8
  * flows on the VM dumbbell: 0.01 of a fair share).  Scaled, the floor's
  * gap stays what it is on the reference fabric relative to the base RTT.
- * Delay cuts stop there; loss and timeout cuts still go to min_cwnd.
+ * Every cut (delay, loss, timeout) stops there or higher, see
+ * swift_delay_floor_fx().
  */
 static inline u32 swift_min_fcwnd_fx(const struct swift_state *s,
 				     const struct swift_params *p)
@@ -607,7 +608,7 @@ static inline u32 swift_pacing_rtt_us(const struct swift_state *s,
  * Jain 0.66).  On the VM dumbbell (target about 1 ms at the floor) this
  * is 0.03 packet; on a fabric with a 0.15 ms target, 0.005.  At most two
  * packets (RTTs of 60 ms or more): from there TCP's window spaces the
- * segments.  Loss and timeout cuts still go to min_cwnd.
+ * segments.  Loss cuts and timeout resets stop there too (swift_on_rto()).
  */
 static inline u32 swift_delay_floor_fx(const struct swift_state *s,
 				       const struct swift_params *p,
@@ -627,20 +628,29 @@ static inline u32 swift_delay_floor_fx(const struct swift_state *s,
 }
 
 /*
- * A delay cut of the fabric window by factor_fx, not below the delay floor
- * (never raised by it).  The floor, whose pacing cap costs a flow-scaling
- * target, is only worked out for a cut that ends below two packets.
+ * The fabric window c that a cut (delay, loss or timeout) would leave,
+ * not below the delay floor (a window already under it is never raised
+ * by it).  The floor, whose pacing cap costs a flow-scaling target, is
+ * only worked out for a cut that ends below two packets.
  */
-static inline u32 swift_delay_cut(const struct swift_state *s,
-				  const struct swift_params *p, u32 factor_fx,
-				  u32 delack_us)
+static inline u32 swift_floored(const struct swift_state *s,
+				const struct swift_params *p, u32 c,
+				u32 delack_us)
 {
-	u32 c = swift_cut(p, s->fcwnd_fx, factor_fx);
 	u32 lo = (c >= SWIFT_MIN_TCP_CWND << DCC_FX_SHIFT) ?
 		 swift_min_fcwnd_fx(s, p) :
 		 swift_delay_floor_fx(s, p, delack_us);
 
 	return dcc_max_u32(c, dcc_min_u32(s->fcwnd_fx, lo));
+}
+
+/* A delay cut of the fabric window by factor_fx, not below the floor. */
+static inline u32 swift_delay_cut(const struct swift_state *s,
+				  const struct swift_params *p, u32 factor_fx,
+				  u32 delack_us)
+{
+	return swift_floored(s, p, swift_cut(p, s->fcwnd_fx, factor_fx),
+			     delack_us);
 }
 
 /*
@@ -738,17 +748,23 @@ static inline u32 swift_on_ack(struct swift_state *s,
 	return act;
 }
 
-/* A loss-driven cut of the fabric window by max_mdf, once per RTT. */
+/*
+ * A loss-driven cut of the fabric window by max_mdf, once per RTT, not
+ * below the delay floor (swift_floored(), delack_us as for swift_ack).
+ */
 static inline bool swift_loss_cut(struct swift_state *s,
 				  const struct swift_params *p,
-				  u64 now_us, u32 srtt_us)
+				  u64 now_us, u32 srtt_us, u32 delack_us)
 {
 	if (!swift_can_decrease(s, SWIFT_F_FDEC_VALID, s->t_fdec_us, now_us,
 				srtt_us))
 		return false;
-	s->fcwnd_fx = swift_cut(p, s->fcwnd_fx,
-				DCC_FX_ONE - dcc_min_u32(p->max_mdf_fx,
-							 DCC_FX_ONE));
+	s->fcwnd_fx = swift_floored(s, p,
+				    swift_cut(p, s->fcwnd_fx,
+					      DCC_FX_ONE -
+					      dcc_min_u32(p->max_mdf_fx,
+							  DCC_FX_ONE)),
+				    delack_us);
 	s->t_fdec_us = now_us;
 	s->flags |= SWIFT_F_FDEC_VALID;
 	return true;
@@ -760,10 +776,11 @@ static inline bool swift_loss_cut(struct swift_state *s,
  */
 static inline bool swift_on_fast_recovery(struct swift_state *s,
 					  const struct swift_params *p,
-					  u64 now_us, u32 srtt_us)
+					  u64 now_us, u32 srtt_us,
+					  u32 delack_us)
 {
 	swift_save_prior(s);
-	return swift_loss_cut(s, p, now_us, srtt_us);
+	return swift_loss_cut(s, p, now_us, srtt_us, delack_us);
 }
 
 /*
@@ -775,23 +792,38 @@ static inline bool swift_on_fast_recovery(struct swift_state *s,
  * goes back to the fabric window it starts with (a timeout during fast
  * recovery, or a later one, keeps the episode's window).  Returns true if
  * the window was reduced.
+ *
+ * The floor is the delay cuts' (swift_floored(), delack_us as for
+ * swift_ack): swift_min_fcwnd_fx() only without a delayed-ACK allowance.
+ * A window reset to min_cwnd (0.001 packet) sends one packet every 1000
+ * pacing RTTs, and TCP's pacing spaces the packet after each one by the
+ * rate it was sent at, whatever the window becomes meanwhile.  After a
+ * timeout every ACK is of retransmitted data and gives no delay sample
+ * (Karn's rule), so such a window cannot grow until the flow's lost
+ * packets are all sent again: in a 256-to-1 incast through a 100-packet
+ * FIFO the flows reset there (pacing RTT 9 ms, the queue their minimum
+ * RTT came from) sent a packet every 9 s and finished 30 s after the rest.
  */
 static inline bool swift_on_rto(struct swift_state *s,
 				const struct swift_params *p,
-				u64 now_us, u32 srtt_us, bool new_episode)
+				u64 now_us, u32 srtt_us, bool new_episode,
+				u32 delack_us)
 {
 	if (new_episode)
 		swift_save_prior(s);
 	if (s->retx_cnt < 255)
 		s->retx_cnt++;
 	if (s->retx_cnt >= p->retx_reset) {
-		s->fcwnd_fx = dcc_clamp_u32(p->min_cwnd_fx, p->min_cwnd_fx,
-					    p->max_cwnd_fx);
+		s->fcwnd_fx = swift_floored(s, p,
+					    dcc_clamp_u32(p->min_cwnd_fx,
+							  p->min_cwnd_fx,
+							  p->max_cwnd_fx),
+					    delack_us);
 		s->t_fdec_us = now_us;
 		s->flags |= SWIFT_F_FDEC_VALID;
 		return true;
 	}
-	return swift_loss_cut(s, p, now_us, srtt_us);
+	return swift_loss_cut(s, p, now_us, srtt_us, delack_us);
 }
 
 /*

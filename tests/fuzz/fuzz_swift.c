@@ -504,23 +504,30 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			FZ_LOG(f, "srtt=%u", x.srtt);
 			break;
 		case 8:
-			r = swift_on_fast_recovery(&c->s, &x.p, x.now, x.srtt);
+			r = swift_on_fast_recovery(&c->s, &x.p, x.now, x.srtt,
+						   x.m[P_DELACK_GUARD]);
 			FZ_LOG(f, "recovery -> %d fcwnd %u", r, c->s.fcwnd_fx);
 			break;
 		case 9:
 		case 10: {
 			u32 old = c->s.fcwnd_fx;
+			u32 mc = dcc_min_u32(x.p.min_cwnd_fx, x.p.max_cwnd_fx);
+			/* The reset's floor, worked out on the state before. */
+			u32 lo = mc >= SWIFT_MIN_TCP_CWND << DCC_FX_SHIFT ?
+				 swift_min_fcwnd_fx(&c->s, &x.p) :
+				 swift_delay_floor_fx(&c->s, &x.p,
+						      x.m[P_DELACK_GUARD]);
 
 			r = swift_on_rto(&c->s, &x.p, x.now, x.srtt,
-					 op == 9);
+					 op == 9, x.m[P_DELACK_GUARD]);
 			FZ_LOG(f, "rto retx=%u -> %d fcwnd %u", c->s.retx_cnt,
 			       r, c->s.fcwnd_fx);
 			FZ_CHECK(f, c->s.retx_cnt >= 1, "retx_cnt 0 after RTO");
 			if (c->s.retx_cnt >= x.p.retx_reset)
 				FZ_CHECK(f, c->s.fcwnd_fx ==
-					 dcc_min_u32(x.p.min_cwnd_fx,
-						     x.p.max_cwnd_fx),
-					 "RTO reset to %u", c->s.fcwnd_fx);
+					 dcc_max_u32(mc, dcc_min_u32(old, lo)),
+					 "RTO reset to %u (old %u floor %u)",
+					 c->s.fcwnd_fx, old, lo);
 			else if (r)
 				FZ_CHECK(f, c->s.fcwnd_fx <=
 					 dcc_max_u32(old, x.p.min_cwnd_fx),
