@@ -37,6 +37,7 @@
 #include <linux/netfilter_ipv6.h>
 #include <linux/slab.h>
 #include <linux/tracepoint.h>
+#include <net/addrconf.h>
 #include <net/ipv6.h>
 #include <net/tcp.h>
 #include <uapi/linux/ioam6.h>
@@ -319,6 +320,28 @@ static u32 hpcc_trace_parse(const struct sock *sk, const u8 *o, u32 olen,
 }
 
 /*
+ * The next option of an IPv6 options header h of hlen bytes, from *off
+ * (2 at the start), Pad1 skipped: its length (type and length bytes
+ * included) with *o at it and *off past it; 0 at the end or where an
+ * option would run past the header.
+ */
+static u32 hpcc_tlv_next(const u8 *h, u32 hlen, u32 *off, const u8 **o)
+{
+	u32 len;
+
+	while (*off < hlen && h[*off] == IPV6_TLV_PAD1)
+		(*off)++;
+	if (*off + 2 > hlen)
+		return 0;
+	len = h[*off + 1] + 2;
+	if (*off + len > hlen)
+		return 0;
+	*o = h + *off;
+	*off += len;
+	return len;
+}
+
+/*
  * The tcp_probe probe: for an hpcc socket, a data segment's trace is
  * copied into the echo our ACKs carry; an ACK's echo is kept for
  * cong_control().  Runs at the start of tcp_rcv_established(), under the
@@ -343,15 +366,8 @@ static void hpcc_probe(void *data, struct sock *sk, struct sk_buff *skb)
 	hlen = (h[1] + 1) << 3;
 	if (h + hlen > skb_transport_header(skb))
 		return;
-	for (off = 2; off + 2 <= hlen; off += olen) {
-		if (h[off] == IPV6_TLV_PAD1) {
-			olen = 1;
-			continue;
-		}
-		olen = h[off + 1] + 2;
-		if (off + olen > hlen)
-			return;
-		o = h + off;
+	off = 2;
+	while ((olen = hpcc_tlv_next(h, hlen, &off, &o))) {
 		if (o[0] == IPV6_TLV_IOAM &&
 		    skb->len > tcp_hdrlen(skb)) {
 			f = hpcc_trace_parse(sk, o, olen, &rec, &overflow);
@@ -390,18 +406,29 @@ static void hpcc_probe(void *data, struct sock *sk, struct sk_buff *skb)
  * egress device's transmitted bytes (what its qdisc has sent) go into
  * that field.  A record that a router without this hook filled keeps its
  * all ones: the sender derives the bytes instead.  Runs in every network
- * namespace; packets without a Hop-by-Hop header cost one test.
+ * namespace; packets without a Hop-by-Hop header cost one test, and a
+ * router whose ingress device has IOAM off is left alone.
  */
 static unsigned int hpcc_fwd_hook(void *priv, struct sk_buff *skb,
 				  const struct nf_hook_state *state)
 {
 	u32 nh = skb_network_offset(skb), hlen, off, olen, data, rec;
 	const struct ioam6_trace_hdr *t;
+	const u8 *o;
 	struct rtnl_link_stats64 st;
+	struct inet6_dev *idev;
 	u8 *h;
 
 	if (!state->out || ipv6_hdr(skb)->nexthdr != NEXTHDR_HOP ||
 	    !pskb_may_pull(skb, nh + sizeof(struct ipv6hdr) + 2))
+		return NF_ACCEPT;
+	/*
+	 * Only where this router filled the record: IPv6 fills a trace only
+	 * when the ingress device has ioam6_enabled.  Elsewhere the newest
+	 * record is an earlier router's, and its counter is not ours.
+	 */
+	idev = __in6_dev_get(state->in);
+	if (!idev || !READ_ONCE(idev->cnf.ioam6_enabled))
 		return NF_ACCEPT;
 	h = skb_network_header(skb) + sizeof(struct ipv6hdr);
 	hlen = (h[1] + 1) << 3;
@@ -409,25 +436,19 @@ static unsigned int hpcc_fwd_hook(void *priv, struct sk_buff *skb,
 	if (!pskb_may_pull(skb, nh + sizeof(struct ipv6hdr) + hlen))
 		return NF_ACCEPT;
 	h = skb_network_header(skb) + sizeof(struct ipv6hdr);
-	for (off = 2; off + 2 <= hlen; off += olen) {
-		if (h[off] == IPV6_TLV_PAD1) {
-			olen = 1;
+	off = 2;
+	while ((olen = hpcc_tlv_next(h, hlen, &off, &o))) {
+		if (o[0] != IPV6_TLV_IOAM || olen < 4 + sizeof(*t) ||
+		    o[3] != IOAM6_TYPE_PREALLOC)
 			continue;
-		}
-		olen = h[off + 1] + 2;
-		if (off + olen > hlen)
-			return NF_ACCEPT;
-		if (h[off] != IPV6_TLV_IOAM || olen < 4 + sizeof(*t) ||
-		    h[off + 3] != IOAM6_TYPE_PREALLOC)
-			continue;
-		t = (const struct ioam6_trace_hdr *)(h + off + 4);
+		t = (const struct ioam6_trace_hdr *)(o + 4);
 		if (be16_to_cpu(t->namespace_id) != READ_ONCE(ioam_ns) ||
 		    t->nodelen != HPCC_NODELEN ||
 		    t->type_be32 != cpu_to_be32(HPCC_IOAM_TYPE))
 			return NF_ACCEPT;
 		data = olen - 4 - sizeof(*t);
 		/* The newest record starts where the free space ends. */
-		rec = off + 4 + sizeof(*t) + t->remlen * 4U;
+		rec = (o - h) + 4 + sizeof(*t) + t->remlen * 4U;
 		if (t->remlen * 4U + HPCC_REC_LEN > data ||
 		    get_unaligned_be64(h + rec + HPCC_TX_OFF) != HPCC_TX_NA)
 			return NF_ACCEPT;

@@ -232,14 +232,17 @@ static struct swift_noise swift_noises[1 << SWIFT_FLOOR_BITS];
 static u32 swift_noise_sample(u32 key, const struct swift_ack *a)
 {
 	struct swift_noise *n = &swift_noises[hash_32(key, SWIFT_FLOOR_BITS)];
+	struct dcc_bd bd = { 0 };
 
-	if (READ_ONCE(n->key) != key) {
-		n->bd = (struct dcc_bd){ 0 };
-		WRITE_ONCE(n->key, key);
-	}
+	if (READ_ONCE(n->key) == key)
+		/* racy by design (above): a torn copy costs a sample */
+		bd = data_race(n->bd);
 	if (a->has_delay && !a->ack_delayed)
-		dcc_bd_sample(&n->bd, a->delay_us);
-	return dcc_bd_noise_us(&n->bd);
+		dcc_bd_sample(&bd, a->delay_us);
+	/* racy by design: the last writer's estimate stays */
+	data_race(n->bd = bd);
+	WRITE_ONCE(n->key, key);
+	return dcc_bd_noise_us(&bd);
 }
 
 /* Per-socket state, in inet_csk_ca(sk). */

@@ -35,6 +35,10 @@
  * rcu_read_lock(), loads the block pointer once (dcc_param_block_get())
  * and passes it down: one pointer load per callback, every field from one
  * version of the block.
+ *
+ * Messages carry no module name of their own: the including module defines
+ * pr_fmt() as KBUILD_MODNAME ": " fmt before any include, as every module
+ * here does, so a refused write reads "tcp_swift: base_target=...".
  */
 #ifndef _DCC_PARAM_H
 #define _DCC_PARAM_H
@@ -125,8 +129,7 @@ static int __maybe_unused dcc_param_block_start(struct dcc_param_block *b)
 	b->live = !err;
 	kernel_param_unlock(THIS_MODULE);
 	if (err == -EINVAL)
-		pr_warn("%s: the parameters given are inconsistent (above); not loading\n",
-			KBUILD_MODNAME);
+		pr_warn("the parameters given are inconsistent (above); not loading\n");
 	return err;
 }
 
@@ -163,8 +166,8 @@ static int __maybe_unused dcc_param_block_changed(struct dcc_param_block *b,
 		return 0;
 	err = dcc_param_block_publish(b);
 	if (err) {
-		pr_warn("%s: %s=%u refused: %s; keeping %u\n", KBUILD_MODNAME,
-			name, *val, err == -ENOMEM ? "out of memory" :
+		pr_warn("%s=%u refused: %s; keeping %u\n", name, *val,
+			err == -ENOMEM ? "out of memory" :
 			"inconsistent with the other parameters (above)", old);
 		WRITE_ONCE(*val, old);
 	}
@@ -190,14 +193,14 @@ static int __maybe_unused dcc_param_set_uint(const char *buf,
 	unsigned int v, old;
 
 	if (kstrtouint(buf, 0, &v)) {
-		pr_warn("%s: %s: '%.*s' is not an unsigned integer in [%u, %u]; keeping %u\n",
-			KBUILD_MODNAME, kp->name, (int)strcspn(buf, "\n"), buf,
+		pr_warn("%s: '%.*s' is not an unsigned integer in [%u, %u]; keeping %u\n",
+			kp->name, (int)strcspn(buf, "\n"), buf,
 			p->min, p->max, *p->val);
 		return -EINVAL;
 	}
 	if (v < p->min || v > p->max) {
-		pr_warn("%s: %s=%u is out of range [%u, %u]; keeping %u\n",
-			KBUILD_MODNAME, kp->name, v, p->min, p->max, *p->val);
+		pr_warn("%s=%u is out of range [%u, %u]; keeping %u\n",
+			kp->name, v, p->min, p->max, *p->val);
 		return -EINVAL;
 	}
 	if (p->check && p->check(kp->name, v))
@@ -268,8 +271,8 @@ static int __maybe_unused dcc_param_set_enum(const char *buf,
 		for (i = 0; i < p->n; i++)
 			len += scnprintf(list + len, sizeof(list) - len, "%s%s",
 					 i ? ", " : "", p->names[i]);
-		pr_warn("%s: %s: '%.*s' is not one of %s; keeping %s\n",
-			KBUILD_MODNAME, kp->name, (int)strcspn(buf, "\n"), buf,
+		pr_warn("%s: '%.*s' is not one of %s; keeping %s\n",
+			kp->name, (int)strcspn(buf, "\n"), buf,
 			list, p->names[*p->val]);
 		return -EINVAL;
 	}

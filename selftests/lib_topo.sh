@@ -55,17 +55,24 @@ _veth_quiet() {
 		>/dev/null 2>&1 || true
 }
 
-# topo_dumbbell: build the namespaces and links (no shaping yet).
-topo_dumbbell() {
+# topo_netns NS...: new namespaces with loopback up and no duplicate
+# address detection (addresses are usable at once).
+topo_netns() {
 	local ns
-	modprobe -q veth
-	topo_cleanup
-	for ns in "$NS_CLI" "$NS_RTR" "$NS_SRV"; do
+	for ns in "$@"; do
 		ip netns add "$ns"
 		ip -n "$ns" link set lo up
 		ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.accept_dad=0 \
 			net.ipv6.conf.default.accept_dad=0
 	done
+}
+
+# topo_dumbbell: build the namespaces and links (no shaping yet).
+topo_dumbbell() {
+	local ns
+	modprobe -q veth
+	topo_cleanup
+	topo_netns "$NS_CLI" "$NS_RTR" "$NS_SRV"
 	ip link add cli0 netns "$NS_CLI" type veth peer name rc0 netns "$NS_RTR"
 	ip link add srv0 netns "$NS_SRV" type veth peer name rs0 netns "$NS_RTR"
 	ip -n "$NS_CLI" addr add "$CLI_IP/24" dev cli0
@@ -218,12 +225,7 @@ topo_twopath() {
 	local rate=$1 delay=$2 limit=$3 ns dev
 	modprobe -q veth
 	topo_cleanup
-	for ns in "$NS_CLI" "$NS_RTR" "$NS_R2" "$NS_SRV"; do
-		ip netns add "$ns"
-		ip -n "$ns" link set lo up
-		ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.accept_dad=0 \
-			net.ipv6.conf.default.accept_dad=0
-	done
+	topo_netns "$NS_CLI" "$NS_RTR" "$NS_R2" "$NS_SRV"
 	ip link add cli0 netns "$NS_CLI" type veth peer name rc0 netns "$NS_RTR"
 	ip link add pa0 netns "$NS_RTR" type veth peer name pa1 netns "$NS_R2"
 	ip link add pb0 netns "$NS_RTR" type veth peer name pb1 netns "$NS_R2"

@@ -32,18 +32,18 @@ allow_cc swift timely dcqcn
 
 # run_pkt CC SCRIPT: packetdrill in a new network namespace, killed after
 # 60 s by a watchdog (under timeout(1) it sometimes hung in the emulated
-# VM: ../shared/tools/packetdrill/README.md).
+# VM: ../shared/tools/packetdrill/README.md).  The watchdog follows the
+# run with tail --pid and ends with it: no process outlives the test.
 run_pkt() {
 	local out pid dog rc
 	out=$(mktemp)
 	(cd "$DCC_SELFTESTS/packetdrill" && CC=$1 exec unshare -n "$PD" "$2") \
 		>"$out" 2>&1 &
 	pid=$!
-	(sleep 60 && kill -9 $pid 2>/dev/null) &
+	(timeout 60 tail --pid=$pid -f /dev/null || kill -9 $pid 2>/dev/null) &
 	dog=$!
 	wait $pid
 	rc=$?
-	kill $dog 2>/dev/null
 	wait $dog 2>/dev/null
 	[ $rc -eq 0 ] || sed 's/^/#   /' "$out" | tail -n 6
 	rm -f "$out"

@@ -26,6 +26,7 @@
 
 #include "dcc_fixed.h"
 #include "dcc_pacing.h"
+#include "dcc_plb.h"
 #include "dcc_swift.h"
 
 #define FX		65536.0
@@ -2141,6 +2142,7 @@ static void test_rto_reset_above_max(void **state)
 struct sim_pkt {
 	u64 sent_ns, ack_ns;
 	unsigned int flow;
+	u32 prior;		/* psim: its flow's delivered count at send */
 };
 
 struct sim_flow {
@@ -2401,6 +2403,13 @@ struct psim_flow {
 	bool held;		/* the receiver holds a lone segment's ACK */
 	u64 held_sent_ns;	/* ... sent then */
 	u64 held_ack_ns;	/* ... whose ACK reaches the sender then */
+	u32 held_prior;		/* ... its delivered count at send */
+	/* PLB as the glue feeds it (dcc_plb_link_ack()), at its defaults */
+	struct dcc_plb_state plb;
+	u32 delivered;		/* tp->delivered */
+	u32 rounds;		/* PLB rounds in the measured part */
+	u32 cong_rounds;	/* ... judged congested */
+	u32 idle_due;		/* ... ending a run that allows an idle repath */
 	double dsum;		/* delay samples in the measured part */
 	u64 dn;
 	u64 extra_ns;		/* base RTT above the bed's: a second
@@ -2471,6 +2480,7 @@ static void psim_send(struct psim *sm, unsigned int i, u64 now)
 			sm->last_ack_ns = pk->ack_ns;
 		}
 		pk->flow = i;
+		pk->prior = f->delivered;
 		sm->last_depart_ns = depart;
 		f->inflight++;
 		f->next_send_ns = now + psim_gap_ns(sm, f);
@@ -2483,8 +2493,15 @@ static void psim_send(struct psim *sm, unsigned int i, u64 now)
  * swift_ack_maybe_delayed() with the default guard).
  */
 static void psim_ack(struct psim *sm, unsigned int i, u64 now, u64 sent_ns,
-		     u32 num)
+		     u32 prior_delivered, u32 num)
 {
+	/* PLB's defaults (tcp_plb's module parameters) */
+	static const struct dcc_plb_conf plb_conf = {
+		.enabled = 1, .idle_rehash_rounds = 3, .rehash_rounds = 12,
+		.suspend_rto_sec = 60, .cong_thresh = 128,
+	};
+	bool above;
+	int ratio;
 	const struct swift_params *p = sm->p;
 	struct psim_flow *f = &sm->f[i];
 	struct swift_floor *fl = f->extra_ns ? &sm->far_floor : &sm->floor;
@@ -2524,6 +2541,16 @@ static void psim_ack(struct psim *sm, unsigned int i, u64 now, u64 sent_ns,
 		f->acked += num;
 		f->dsum += delay_us;
 		f->dn++;
+	}
+	f->delivered += num;
+	if (swift_plb_sample(&f->s, &a, &above))
+		dcc_plb_sample(&f->plb, above);
+	if (dcc_plb_round_end(&f->plb, prior_delivered, f->delivered, 0, false,
+			      &ratio) && now >= sm->measure_ns && ratio >= 0) {
+		f->rounds++;
+		f->cong_rounds += dcc_plb_update(&f->plb, &plb_conf, ratio);
+		f->idle_due += f->plb.consec_cong_rounds ==
+			       plb_conf.idle_rehash_rounds;
 	}
 	psim_send(sm, i, now);
 }
@@ -2581,7 +2608,8 @@ static void psim_run_from(struct psim *sm, bool init)
 		if (held_i < PSIM_MAX_FLOWS) {
 			f = &sm->f[held_i];
 			f->held = false;
-			psim_ack(sm, held_i, now, f->held_sent_ns, 1);
+			psim_ack(sm, held_i, now, f->held_sent_ns,
+				 f->held_prior, 1);
 			continue;
 		}
 		pk = sm->ring[sm->head];
@@ -2599,6 +2627,7 @@ static void psim_run_from(struct psim *sm, bool init)
 
 			f->held = true;
 			f->held_sent_ns = pk.sent_ns;
+			f->held_prior = pk.prior;
 			f->held_ack_ns = arrival / sm->tick_ns * sm->tick_ns +
 					 40000000 + sm->late_ns + sm->base_ns +
 					 f->extra_ns;
@@ -2609,7 +2638,7 @@ static void psim_run_from(struct psim *sm, bool init)
 			u32 num = f->held ? 2 : 1;
 
 			f->held = false;
-			psim_ack(sm, pk.flow, now, pk.sent_ns, num);
+			psim_ack(sm, pk.flow, now, pk.sent_ns, pk.prior, num);
 		}
 	}
 }
@@ -2776,6 +2805,82 @@ static void test_psim_bed_fair(void **state)
 			assert_true(worst >= 0.5);
 		}
 	}
+}
+
+/*
+ * PLB's delay signal from swift (swift_plb_sample()), fed to PLB's rounds
+ * at its defaults (3 congested rounds in a row allow an idle repath, a
+ * round congested when half its samples say so), on the test bed's scale
+ * (100 Mbit/s, 270 us base RTT, receivers delaying lone segments' ACKs).
+ *
+ * 1. Four flows alone on their path hold the queue at their target, so
+ *    about half of their samples sit at or above it: judged against the
+ *    target itself, their own operating point read as congestion and PLB
+ *    moved connections off a quiet path (plb_twopath.sh: with PLB on,
+ *    flows on the quiet path repathed onto the congested one).  No round
+ *    of theirs may count as congested.
+ * 2. One flow whose path gains a standing queue of 30 ms that it does not
+ *    control (another sender's): every round is congested.
+ */
+static void psim_plb_rounds(struct psim *sm, u32 *rounds, u32 *cong,
+			    u32 *idle_due)
+{
+	unsigned int i;
+
+	*rounds = *cong = *idle_due = 0;
+	for (i = 0; i < sm->n; i++) {
+		*rounds += sm->f[i].rounds;
+		*cong += sm->f[i].cong_rounds;
+		*idle_due += sm->f[i].idle_due;
+	}
+}
+
+static void test_psim_plb_signal(void **state)
+{
+	static struct psim sm;
+	struct swift_params p = default_params(true);
+	u32 rounds, cong, idle_due;
+	unsigned int i;
+
+	(void)state;
+	memset(&sm, 0, sizeof(sm));
+	sm.p = &p;
+	sm.n = 4;
+	sm.svc_ns = 120000;
+	sm.base_ns = 270000;
+	sm.tick_ns = 4000000;
+	sm.dur_ns = 2000000000;		/* 2 s */
+	sm.measure_ns = 1000000000;	/* the second one */
+	for (i = 0; i < sm.n; i++)
+		sm.f[i].init_fx = 10 << DCC_FX_SHIFT;
+	psim_run(&sm);
+	psim_plb_rounds(&sm, &rounds, &cong, &idle_due);
+	print_message("# psim plb, quiet path, 4 flows: %u of %u rounds congested, %u idle repaths due\n",
+		      cong, rounds, idle_due);
+	assert_true(rounds > 100);
+	assert_int_equal(idle_due, 0);
+	assert_true(cong * 50 <= rounds);
+
+	memset(&sm, 0, sizeof(sm));
+	sm.p = &p;
+	sm.n = 1;
+	sm.svc_ns = 120000;
+	sm.base_ns = 270000;
+	sm.tick_ns = 4000000;
+	sm.dur_ns = 300000000;		/* 300 ms on the quiet path */
+	sm.measure_ns = ~0ULL;
+	sm.f[0].init_fx = 10 << DCC_FX_SHIFT;
+	psim_run_from(&sm, true);
+	sm.base_ns += 30000000;		/* then 30 ms of another's queue */
+	sm.measure_ns = sm.dur_ns + 100000000;
+	sm.dur_ns += 1000000000;
+	psim_run_from(&sm, false);
+	psim_plb_rounds(&sm, &rounds, &cong, &idle_due);
+	print_message("# psim plb, 30 ms standing queue: %u of %u rounds congested, %u idle repaths due\n",
+		      cong, rounds, idle_due);
+	assert_true(rounds >= 10);
+	assert_int_equal(cong, rounds);
+	assert_true(idle_due >= 1);
 }
 
 /*
@@ -3039,6 +3144,7 @@ int main(void)
 		cmocka_unit_test(test_psim_floor_climbs),
 		cmocka_unit_test(test_psim_bed_fair),
 		cmocka_unit_test(test_psim_floor_delack),
+		cmocka_unit_test(test_psim_plb_signal),
 		cmocka_unit_test(test_psim_jitter),
 		cmocka_unit_test(test_rto_reset_floor),
 		cmocka_unit_test(test_psim_rtt_fair),

@@ -11,16 +11,17 @@ cd "$(dirname "$0")/../.."
 run=${1:?usage: tools/bench/publish.sh RESULTS_DIR}
 tools/bench/report.py "$run" >/dev/null
 mkdir -p Documentation/results
-# Only the bench's own plots (sN_*.png): sim_*.png are make sim-figures'.
+# Only the bench's own plots (sN_*.png): the kept section's are other names.
 rm -f Documentation/results/s[0-9]*.png
 for png in $(sed -n 's|^\.\. image:: results/||p' "$run/results.rst"); do
 	cp "$run/$png" Documentation/results/
 done
-# The simulator's section (from its marker comment to the end) holds
-# make sim-figures' measurements, not the bench's: it is kept.
-sim=$(sed -n '/^\.\. sim-results:/,$p' Documentation/results.rst 2>/dev/null || true)
+# Everything from the ".. kept:" comment to the end is not the bench's
+# own tables (make sim-figures' measurements, studies with their own
+# plots, named without the bench's sN_ prefix): it is kept.
+kept=$(sed -n '/^\.\. kept:/,$p' Documentation/results.rst 2>/dev/null || true)
 cp "$run/results.rst" Documentation/results.rst
-if [ -n "$sim" ]; then
-	printf '\n%s\n' "$sim" >> Documentation/results.rst
+if [ -n "$kept" ]; then
+	printf '\n%s\n' "$kept" >> Documentation/results.rst
 fi
 echo "publish: Documentation/results.rst and $(ls Documentation/results/s[0-9]*.png | wc -l) plots from $run"
