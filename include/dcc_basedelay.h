@@ -108,29 +108,10 @@ static inline void dcc_bd_sample(struct dcc_bd *bd, u32 us)
 	bd->chg1 = (s16)chg;
 }
 
-/* floor(sqrt(v)). */
-static inline u32 dcc_bd_isqrt(u32 v)
-{
-	u32 r = 0, b = 1U << 30;
-
-	while (b > v)
-		b >>= 2;
-	while (b) {
-		if (v >= r + b) {
-			v -= r + b;
-			r = (r >> 1) + b;
-		} else {
-			r >>= 1;
-		}
-		b >>= 2;
-	}
-	return r;
-}
-
 /* The noise's width (peak to peak) from a variance in us^2, in us. */
 static inline u32 dcc_bd_width_us(u32 var)
 {
-	u32 sd = dcc_bd_isqrt(var);
+	u32 sd = dcc_isqrt64(var);
 
 	return sd * DCC_BD_WIDTH_NUM / DCC_BD_WIDTH_DEN;
 }

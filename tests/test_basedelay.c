@@ -215,20 +215,6 @@ static void test_gauss(void **state)
 	assert_between(wsum / 4000, 3.5 * 50 * 0.8, 3.5 * 50 * 1.1);
 }
 
-/* Integer square root against the closed form. */
-static void test_isqrt(void **state)
-{
-	static const u32 v[] = { 0, 1, 2, 3, 4, 15, 16, 17, 99, 100,
-				 65535, 65536, 1048560, 0x7fffffff,
-				 0xfffffffe, 0xffffffff };
-	size_t k;
-
-	(void)state;
-	for (k = 0; k < ARRAY_SIZE(v); k++)
-		assert_int_equal(dcc_bd_isqrt(v[k]),
-				 (u32)floor(sqrt((double)v[k])));
-}
-
 /* Extremes: no overflow, saturation at the top. */
 static void test_extremes(void **state)
 {
@@ -259,7 +245,6 @@ int main(void)
 		cmocka_unit_test(test_noise_on_queue),
 		cmocka_unit_test(test_settles),
 		cmocka_unit_test(test_gauss),
-		cmocka_unit_test(test_isqrt),
 		cmocka_unit_test(test_extremes),
 	};
 
