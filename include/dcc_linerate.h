@@ -12,13 +12,21 @@
  * The rule:
  *
  *	max   = windowed maximum of the delivery-rate samples over win_us,
- *		app-limited samples only when they raise it (they measure
- *		the application, not the path; one that is higher than the
- *		maximum is still a lower bound of the path, as in BBR)
+ *		app-limited samples only when they raise a maximum that
+ *		holds a sample (they measure the application, not the
+ *		path; one that is higher than the maximum is still a lower
+ *		bound of the path, as in BBR)
  *	learnt = max * (100 + headroom_pct) / 100, at least floor
  *	rate  = min(learnt, dev, cap)	(dev and cap only where known, != 0)
  *	before the first sample: min(dev, cap), or init where neither is
  *	known
+ *
+ * An app-limited sample never starts the maximum: a lower bound is no
+ * estimate of the line rate, and before a sample the path limited the
+ * bound (dev, cap or init) is.  Every connection's first sample is one:
+ * the handshake's, one segment over one RTT (tcp_init_sock() starts a
+ * socket app-limited), which on a 40 ms path reads 0.3 Mbit/s; taken as
+ * the line rate it held the ceiling of every connection at the floor.
  *
  * The headroom lets a flow that is held to a fair share, and so only ever
  * delivers that share, still discover spare capacity: its ceiling stays
@@ -165,8 +173,8 @@ static inline void dcc_linerate_update_max(struct dcc_linerate *lr,
 
 /*
  * One delivery-rate sample: delivered_bytes over interval_us, taken at
- * now_us.  app_limited samples count only when they raise the maximum.
- * Returns true when the sample was used.
+ * now_us.  app_limited samples count only when they raise a maximum that
+ * holds a sample.  Returns true when the sample was used.
  */
 static inline bool dcc_linerate_sample(struct dcc_linerate *lr,
 				       const struct dcc_linerate_params *p,
@@ -178,7 +186,7 @@ static inline bool dcc_linerate_sample(struct dcc_linerate *lr,
 
 	if (!v)
 		return false;
-	if (app_limited && v <= lr->s[0].rate)
+	if (app_limited && (!lr->s[0].rate || v <= lr->s[0].rate))
 		return false;
 	dcc_linerate_update_max(lr, p->win_us, now_us, v);
 	return true;

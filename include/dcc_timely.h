@@ -536,12 +536,38 @@ static inline u32 timely_noise_us(const struct timely_state *s)
 	return s->noise_us8 >> TIMELY_NOISE_SHIFT;
 }
 
-/* Feed one delivery-rate sample to the line-rate estimator. */
+/*
+ * True when a delivery-rate sample is the sender's own rate, not the
+ * path's: it delivered at least 7/8 of the rate the flow is paced at.  A
+ * paced flow below the path's capacity delivers what it sends, so such a
+ * sample is a lower bound of the line rate, as an app-limited one is;
+ * only a path slower than the pacing delivers less.
+ */
+static inline bool timely_sample_self_limited(const struct timely_state *s,
+					      u64 delivered_bytes,
+					      u32 interval_us)
+{
+	u64 rate = dcc_linerate_sample_rate(delivered_bytes, interval_us);
+
+	return rate >= s->rate_bytes_ps - s->rate_bytes_ps / 8;
+}
+
+/*
+ * Feed one delivery-rate sample to the line-rate estimator; one the
+ * application or the flow's own rate limited is a lower bound (it never
+ * starts the estimate, and only raises it).  Taken as the line rate, a
+ * flow paced low (a start rate from a slow handshake, a congested path
+ * left) learnt its own rate as the line, and the additive step, 1/1000
+ * of that, kept it there: about 0.1 % of its rate per completion.
+ */
 static inline void timely_rate_sample(struct timely_state *s,
 				      const struct timely_params *p,
 				      u32 now_us, u64 delivered_bytes,
 				      u32 interval_us, bool app_limited)
 {
+	app_limited = app_limited ||
+		      timely_sample_self_limited(s, delivered_bytes,
+						 interval_us);
 	dcc_linerate_sample(&s->lr, &p->lr, now_us, delivered_bytes,
 			    interval_us, app_limited);
 }

@@ -129,6 +129,14 @@ if [ "$have_trace" = 1 ]; then
 	check_perf_event tcp_timely:timely_update timely
 fi
 
+# The counters once the sender's connections are done: a socket closed
+# with data unsent still sends it, and a completion counted between the
+# reads of TimelyCompletion and TimelyIncrease broke the sum below.
+sending() {
+	in_cli ss -Htn state established state fin-wait-1 state closing \
+		state last-ack | grep -q .
+}
+slowwait 30 eval '! sending'
 d() { echo $(($(timely_stat "$NS_CLI" "$1") - c0[$1])); }
 comp=$(d TimelyCompletion)
 inc=$(($(d TimelyIncrease) + $(d TimelyHyperIncrease)))

@@ -100,9 +100,13 @@ static void test_app_limited(void **state)
 
 	(void)state;
 	dcc_linerate_init(&lr);
-	/* An app-limited sample with nothing better is a lower bound. */
-	assert_true(sample(&lr, &p, 1000, MBPS(10), true));
-	assert_int_equal(dcc_linerate_max(&lr), UNIT(MBPS(10)));
+	/*
+	 * An app-limited sample with nothing better is a lower bound, no
+	 * estimate: the bound (the cap) stays the line rate.
+	 */
+	assert_false(sample(&lr, &p, 1000, MBPS(10), true));
+	assert_int_equal(dcc_linerate_max(&lr), 0);
+	assert_int_equal(dcc_linerate_bytes_ps(&lr, &p), MBPS(10000));
 	assert_true(sample(&lr, &p, 2000, MBPS(50), false));
 	/* Below the maximum: left out. */
 	assert_false(sample(&lr, &p, 3000, MBPS(20), true));

@@ -1197,6 +1197,8 @@ static void test_calib_line_rate(void **state)
 	timely_effective(&p, &s, &e);
 	assert_int_equal(e.max_rate_bytes_ps, LINE_10G);
 	assert_int_equal(e.delta_bytes_ps, 1250000);
+	/* Paced above the path: it delivers the path's rate. */
+	s.rate_bytes_ps = LINE_10G;
 	timely_rate_sample(&s, &p, 1000, line / 1000, 1000, false);
 	timely_effective(&p, &s, &e);
 	assert_int_equal(e.max_rate_bytes_ps, UNIT_RATE(line));
@@ -1215,6 +1217,81 @@ static void test_calib_line_rate(void **state)
 	p.max_rate_bytes_ps = 10000000;
 	timely_effective(&p, &s, &e);
 	assert_int_equal(e.max_rate_bytes_ps, 10000000);
+}
+
+/*
+ * The first delivery-rate sample of a connection is the handshake's: one
+ * segment over one RTT, app-limited (tcp_init_sock() starts every socket
+ * app-limited).  It measures the RTT, not the path: it must not become the
+ * rate ceiling.  On a 40 ms path it reads 0.3 Mbit/s, and a learnt line
+ * (and so the rate) at the 1 Mbit/s floor, with delta 1/1000 of that,
+ * held every RPC connection at about 1 Mbit/s (plb_twopath phase 5).
+ */
+static void test_calib_app_limited_start(void **state)
+{
+	struct timely_params p = calib_params(), e;
+	struct timely_state s;
+	u64 line = 12500000;	/* 100 Mbit/s */
+
+	(void)state;
+	p.lr.floor_bytes_ps = 125000;	/* 1 Mbit/s, the module's */
+	p.lr.headroom_pct = 25;
+	timely_state_init(&s, &p, 14280000);
+	/* The handshake: 1428 bytes over 40 ms, app-limited. */
+	timely_rate_sample(&s, &p, 40000, 1428, 40000, true);
+	timely_effective(&p, &s, &e);
+	assert_int_equal(e.max_rate_bytes_ps, LINE_10G);
+	assert_int_equal(e.delta_bytes_ps, 1250000);
+	timely_on_completion_at(&s, &p, 40000, 80000, true);
+	assert_true(s.rate_bytes_ps >= 14280000);
+	/* The first sample the path limits sets the ceiling... */
+	s.rate_bytes_ps = 2 * line;
+	timely_rate_sample(&s, &p, 90000, line / 1000, 1000, false);
+	timely_effective(&p, &s, &e);
+	assert_int_equal(e.max_rate_bytes_ps, UNIT_RATE(line) * 125 / 100);
+	/* ...and an app-limited one above it still raises it. */
+	timely_rate_sample(&s, &p, 91000, 2 * line / 1000, 1000, true);
+	timely_effective(&p, &s, &e);
+	assert_int_equal(e.max_rate_bytes_ps, UNIT_RATE(2 * line) * 125 / 100);
+}
+
+/*
+ * A flow paced below the path delivers its own rate: that is no line
+ * rate.  Learnt as one, the ceiling sat 25 % above the flow's rate and
+ * the additive step at 1/1000 of it, so a flow started slow (a start
+ * rate from a handshake over a congested path) grew by 0.1 % per
+ * completion (plb_twopath phase 5: 2.7 Mbit/s on a quiet 50 Mbit/s path,
+ * RPC p50 25 ms).  Only a sample below the pacing is the path's.
+ */
+static void test_calib_self_limited(void **state)
+{
+	struct timely_params p = calib_params(), e;
+	struct timely_state s;
+	u64 rate = 400000;	/* 3.2 Mbit/s */
+	u32 t = 0;
+	int i;
+
+	(void)state;
+	p.lr.floor_bytes_ps = 125000;
+	p.lr.headroom_pct = 25;
+	timely_state_init(&s, &p, rate);
+	for (i = 0; i < 20; i++)
+		timely_rate_sample(&s, &p, t += 1000, rate / 1000, 1000,
+				   false);
+	timely_effective(&p, &s, &e);
+	assert_int_equal(e.max_rate_bytes_ps, LINE_10G);
+	assert_int_equal(e.delta_bytes_ps, 1250000);
+	assert_true(timely_sample_self_limited(&s, rate / 1000, 1000));
+	assert_true(timely_sample_self_limited(&s, rate * 7 / 8000 + 1, 1000));
+	/* Below 7/8 of the pacing: the path's, learnt. */
+	assert_false(timely_sample_self_limited(&s, rate / 2000, 1000));
+	timely_rate_sample(&s, &p, t += 1000, rate / 2000, 1000, false);
+	timely_effective(&p, &s, &e);
+	assert_int_equal(e.max_rate_bytes_ps, UNIT_RATE(rate / 2) * 125 / 100);
+	/* Then a sample of its own rate above that raises it. */
+	timely_rate_sample(&s, &p, t += 1000, rate / 1000, 1000, false);
+	timely_effective(&p, &s, &e);
+	assert_int_equal(e.max_rate_bytes_ps, UNIT_RATE(rate) * 125 / 100);
 }
 
 static void test_calib_base_window(void **state)
@@ -1278,6 +1355,8 @@ int main(void)
 		cmocka_unit_test(test_calib_thresholds),
 		cmocka_unit_test(test_calib_dead_band),
 		cmocka_unit_test(test_calib_line_rate),
+		cmocka_unit_test(test_calib_app_limited_start),
+		cmocka_unit_test(test_calib_self_limited),
 		cmocka_unit_test(test_calib_base_window),
 		cmocka_unit_test(test_loss_cut_undo),
 	};
