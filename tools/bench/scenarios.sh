@@ -339,11 +339,22 @@ scenario_rttfair() {
 # scenario 2; each receiver runs its sender's cc (one server per cc,
 # started while that cc is the namespace default: a listener keeps the
 # default it was created with).
+# iperf3's control connection runs the client namespace's default cc, not
+# -C's: as cubic (tcp_ecn=1) its SYN is not ECN-capable (RFC 3168), and
+# RED in ECN mode drops a non-ECT packet above its threshold, where the
+# flow that got going first holds the queue; each drop costs a SYN timeout
+# (1, 2, 4 s), and the second flow started up to 7 s late.  dctcp's SYN is
+# ECT (as dcqcn's), so the control connections run dctcp here; the data
+# connections run the pair's ccs.  synretrans in raw/s12/*.q counts the
+# client's SYN retransmits of each run (0 when both started at once).
 scenario_share() {
-	local r pair a b k=0 port
+	local r pair a b k=0 port s0 s1 cli_cc
 	declare -A srv_port=()
 	mkdir -p "$R/s12"
 	dumbbell "$S12_LIMIT" red "$S12_RED_KB"
+	cli_cc=$(in_cli sysctl -n net.ipv4.tcp_congestion_control)
+	in_cli sysctl -qw net.ipv4.tcp_congestion_control=dctcp ||
+		say "s12: no dctcp for the control connections"
 	for pair in $S12_PAIRS; do
 		for cc in ${pair%%:*} ${pair#*:}; do
 			[ -n "${srv_port[$cc]:-}" ] && continue
@@ -358,14 +369,18 @@ scenario_share() {
 		for pair in $S12_PAIRS; do
 			a=${pair%%:*} b=${pair#*:}
 			say "$(stamp) s12 $a with $b run $r/$BENCH_RUNS"
+			s0=$(nstat_get "$NS_CLI" TcpExtTCPSynRetrans)
 			iperf_flow "$(cc_use "$a")" "$S12_SECS" "${srv_port[$a]}" \
 				-i 0.5 --get-server-output > "$R/s12/$a:$b.$r.a.json" &
 			iperf_flow "$(cc_use "$b")" "$S12_SECS" "${srv_port[$b]}" \
 				-i 0.5 --get-server-output > "$R/s12/$a:$b.$r.b.json"
 			wait
+			s1=$(nstat_get "$NS_CLI" TcpExtTCPSynRetrans)
+			echo "synretrans=$((s1 - s0))" > "$R/s12/$a:$b.$r.q"
 			sleep 0.3
 		done
 	done
+	in_cli sysctl -qw net.ipv4.tcp_congestion_control="$cli_cc"
 }
 
 # BENCH_SCENARIOS: numbers here (params.sh turns names into numbers).
