@@ -9,6 +9,8 @@
 # make demo         swift vs cubic through a shaped bottleneck, in the VM
 # make bench        the benchmark suite in the VM: tables and plots
 # make bench-612    the same suite in a VM booting Debian 13's 6.12 (root)
+# make bench-jitter only the delay-noise scenario (7), one run; S7_FULL=1
+#                   sweeps every jitter, path and cc
 # make install      install into /lib/modules/<KVER>/extra and run depmod
 # make uninstall    remove them again
 # make dkms-install copy the sources Kbuild needs to /usr/src/dcc-tcp-<ver>,
@@ -45,7 +47,7 @@ KVER ?= $(shell $(MAKE) -s -C $(KDIR) kernelrelease 2>/dev/null)
 CHECKPATCH ?= $(firstword $(wildcard /usr/src/linux-source-6.1/scripts/checkpatch.pl) checkpatch.pl)
 
 .PHONY: all modules clean install uninstall dkms-src dkms-install dkms-uninstall deps check check-612 check-long unit selftests demo \
-	bench bench-612 lint checkpatch sparse kdir-check fuzz fuzz-long sim sim-check sim-figures \
+	bench bench-612 bench-jitter lint checkpatch sparse kdir-check fuzz fuzz-long sim sim-check sim-figures \
 	patch-check
 
 all: modules
@@ -145,6 +147,11 @@ demo:
 # check that make check runs.
 bench:
 	$(SRCDIR)/tools/bench/bench.sh
+
+# The delay-noise scenario alone (tools/bench/params.sh, S7_*).
+bench-jitter:
+	BENCH_SCENARIOS=jitter BENCH_RUNS=1 BENCH_CMD="make bench-jitter" \
+		$(SRCDIR)/tools/bench/bench.sh
 
 # The same suite on Debian 13's 6.12 (tools/kernel-612.sh; needs root).
 bench-612:

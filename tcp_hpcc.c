@@ -10,9 +10,12 @@
  *  - every IPv6 packet of an hpcc socket carries a Hop-by-Hop header
  *    that the socket itself sets (its ipv6 txoptions, as IPV6_HOPOPTS
  *    would): an IOAM pre-allocated trace (RFC 9197) with room for hops=
- *    records of three fields, which each Linux router with ioam6_enabled
+ *    records of four fields, which each Linux router with ioam6_enabled
  *    fills (receive timestamp, namespace data: the egress line rate,
- *    egress queue depth);
+ *    egress queue depth, wide namespace data: left unset);
+ *  - each router that has this module loaded writes its egress port's
+ *    transmitted bytes into the record it just filled (a netfilter hook
+ *    on forwarded IPv6 packets): IOAM has no such field;
  *  - the receiving hpcc socket copies the latest filled trace of a data
  *    segment into an echo option of the same header on its own packets
  *    (its ACKs);
@@ -29,6 +32,9 @@
 #include <linux/inet_diag.h>
 #include <linux/ipv6.h>
 #include <linux/module.h>
+#include <linux/netdevice.h>
+#include <linux/netfilter.h>
+#include <linux/netfilter_ipv6.h>
 #include <linux/slab.h>
 #include <linux/tracepoint.h>
 #include <net/ipv6.h>
@@ -69,10 +75,15 @@ DCC_PARAM_UINT(ioam_ns, 1, 0, 65534, NULL, NULL,
  *			records in path order]
  *	pad to 8
  * A record: timestamp sub-seconds (us), namespace data (the egress line
- * rate in Mbit/s), queue depth (bytes), each big-endian 32 bits.
+ * rate in Mbit/s), queue depth (bytes), each big-endian 32 bits; wide
+ * namespace data (64 bits): the egress port's transmitted bytes, which
+ * our router hook writes (all ones, the namespace's unset wide data,
+ * when no hook did).
  */
-#define HPCC_IOAM_TYPE	(BIT(31 - 3) | BIT(31 - 5) | BIT(31 - 6))
-#define HPCC_NODELEN	3		/* 4-byte words per record */
+#define HPCC_IOAM_TYPE	(BIT(31 - 3) | BIT(31 - 5) | BIT(31 - 6) | \
+			 BIT(31 - 10))
+#define HPCC_NODELEN	5		/* 4-byte words per record */
+#define HPCC_TX_OFF	12		/* the tx counter in a record */
 #define HPCC_REC_LEN	(HPCC_NODELEN * 4)
 #define HPCC_ECHO_OPT	0x1e		/* RFC 4727 experimental, skip */
 #define HPCC_TRACE_OFF	4		/* the IOAM option in the header */
@@ -83,6 +94,7 @@ struct hpcc_rec {
 	u32 usec;		/* the hop's clock, sub-seconds in us */
 	u32 mbps;		/* its egress line rate */
 	u32 qlen;		/* its egress queue, bytes */
+	u64 tx;			/* its egress bytes sent, HPCC_TX_NA: none */
 };
 
 /* Per-connection state: too large for inet_csk_ca(), allocated in init. */
@@ -276,6 +288,7 @@ static void hpcc_rec_read(struct hpcc_rec *r, const u8 *p)
 	r->usec = get_unaligned_be32(p);
 	r->mbps = get_unaligned_be32(p + 4);
 	r->qlen = get_unaligned_be32(p + 8);
+	r->tx = get_unaligned_be64(p + HPCC_TX_OFF);
 }
 
 /*
@@ -371,6 +384,88 @@ static void hpcc_probe(void *data, struct sock *sk, struct sk_buff *skb)
 }
 
 /*
+ * The router's part: IOAM has no transmitted-bytes field, so on each
+ * forwarded IPv6 packet whose hpcc trace this router has just filled
+ * (the newest record, whose wide namespace data Linux left all ones), the
+ * egress device's transmitted bytes (what its qdisc has sent) go into
+ * that field.  A record that a router without this hook filled keeps its
+ * all ones: the sender derives the bytes instead.  Runs in every network
+ * namespace; packets without a Hop-by-Hop header cost one test.
+ */
+static unsigned int hpcc_fwd_hook(void *priv, struct sk_buff *skb,
+				  const struct nf_hook_state *state)
+{
+	u32 nh = skb_network_offset(skb), hlen, off, olen, data, rec;
+	const struct ioam6_trace_hdr *t;
+	struct rtnl_link_stats64 st;
+	u8 *h;
+
+	if (!state->out || ipv6_hdr(skb)->nexthdr != NEXTHDR_HOP ||
+	    !pskb_may_pull(skb, nh + sizeof(struct ipv6hdr) + 2))
+		return NF_ACCEPT;
+	h = skb_network_header(skb) + sizeof(struct ipv6hdr);
+	hlen = (h[1] + 1) << 3;
+	/* IPv6 parsed (and pulled) the header when the router filled it. */
+	if (!pskb_may_pull(skb, nh + sizeof(struct ipv6hdr) + hlen))
+		return NF_ACCEPT;
+	h = skb_network_header(skb) + sizeof(struct ipv6hdr);
+	for (off = 2; off + 2 <= hlen; off += olen) {
+		if (h[off] == IPV6_TLV_PAD1) {
+			olen = 1;
+			continue;
+		}
+		olen = h[off + 1] + 2;
+		if (off + olen > hlen)
+			return NF_ACCEPT;
+		if (h[off] != IPV6_TLV_IOAM || olen < 4 + sizeof(*t) ||
+		    h[off + 3] != IOAM6_TYPE_PREALLOC)
+			continue;
+		t = (const struct ioam6_trace_hdr *)(h + off + 4);
+		if (be16_to_cpu(t->namespace_id) != READ_ONCE(ioam_ns) ||
+		    t->nodelen != HPCC_NODELEN ||
+		    t->type_be32 != cpu_to_be32(HPCC_IOAM_TYPE))
+			return NF_ACCEPT;
+		data = olen - 4 - sizeof(*t);
+		/* The newest record starts where the free space ends. */
+		rec = off + 4 + sizeof(*t) + t->remlen * 4U;
+		if (t->remlen * 4U + HPCC_REC_LEN > data ||
+		    get_unaligned_be64(h + rec + HPCC_TX_OFF) != HPCC_TX_NA)
+			return NF_ACCEPT;
+		if (skb_ensure_writable(skb, nh + sizeof(struct ipv6hdr) +
+					rec + HPCC_TX_OFF + 8))
+			return NF_ACCEPT;
+		h = skb_network_header(skb) + sizeof(struct ipv6hdr);
+		dev_get_stats(state->out, &st);
+		put_unaligned_be64(st.tx_bytes == HPCC_TX_NA ? 0 : st.tx_bytes,
+				   h + rec + HPCC_TX_OFF);
+		return NF_ACCEPT;
+	}
+	return NF_ACCEPT;
+}
+
+static const struct nf_hook_ops hpcc_nf_ops = {
+	.hook		= hpcc_fwd_hook,
+	.pf		= NFPROTO_IPV6,
+	.hooknum	= NF_INET_FORWARD,
+	.priority	= NF_IP6_PRI_FIRST,
+};
+
+static int __net_init hpcc_nf_net_init(struct net *net)
+{
+	return nf_register_net_hook(net, &hpcc_nf_ops);
+}
+
+static void __net_exit hpcc_nf_net_exit(struct net *net)
+{
+	nf_unregister_net_hook(net, &hpcc_nf_ops);
+}
+
+static struct pernet_operations hpcc_nf_net_ops = {
+	.init	= hpcc_nf_net_init,
+	.exit	= hpcc_nf_net_exit,
+};
+
+/*
  * Never called: the compiler checks hpcc_probe() against the kernel's
  * declaration of the tcp_probe tracepoint.
  */
@@ -396,9 +491,14 @@ static void hpcc_fallback(struct sock *sk, const struct rate_sample *rs)
 	u32 cwnd;
 
 	hpcc_count(sk, HPCC_MIB_FALLBACK);
-	if (state == TCP_CA_CWR || state == TCP_CA_Recovery)
+	if (state == TCP_CA_CWR)
 		tcp_snd_cwnd_set(tp, max(min(tcp_snd_cwnd(tp),
 					     tp->snd_ssthresh), 2U));
+	else if (state >= TCP_CA_Recovery)
+		/* Up to ssthresh: packet conservation, slow start after RTO. */
+		tcp_snd_cwnd_set(tp, dcc_sk_recovery_cwnd(sk, rs,
+							  max(tp->snd_ssthresh,
+							      2U)));
 	else
 		tcp_reno_cong_avoid(sk, tp->snd_una, rs->acked_sacked);
 	cwnd = tcp_snd_cwnd(tp);
@@ -409,19 +509,24 @@ static void hpcc_fallback(struct sock *sk, const struct rate_sample *rs)
 							     200 : 120));
 }
 
+/* A record's queue depth, 0 when the router had none to give. */
+static u32 hpcc_qlen(u32 qlen)
+{
+	return qlen == HPCC_NA ? 0 : qlen;
+}
+
 /*
  * The core's records from the echoed ones.  The hop's clock is unwrapped
- * from the microsecond sub-seconds; IOAM carries no transmitted bytes, so
- * they are derived: over an interval whose two samples both saw a queue
- * the port sent at its line rate, otherwise at least this connection's
- * delivery rate (a lower bound) did cross it.
+ * from the microsecond sub-seconds; the bytes the hop sent come from its
+ * counter (our router hook), or without it are derived from the queue
+ * and this connection's delivery rate (hpcc_tx_bytes()).
  */
 static void hpcc_hops_from_echo(struct hpcc_conn *c, struct hpcc_hop *h,
 				u32 n)
 {
 	bool same = n == c->prev_n;
 	u32 i, d_us;
-	u64 b, r;
+	u64 b;
 
 	for (i = 0; i < n; i++) {
 		const struct hpcc_rec *e = &c->ack[i];
@@ -436,16 +541,16 @@ static void hpcc_hops_from_echo(struct hpcc_conn *c, struct hpcc_hop *h,
 			       c->prev[i].usec < HPCC_USEC_WRAP ?
 			       (e->usec + HPCC_USEC_WRAP - c->prev[i].usec) %
 			       HPCC_USEC_WRAP : 0;
-			r = c->prev[i].qlen && e->qlen ? b :
-			    dcc_min_u64(c->own_rate, b);
 			c->clk_ns[i] += d_us * 1000;
-			c->tx[i] += (u32)dcc_div_u64(r * d_us,
-						     DCC_USEC_PER_SEC);
+			c->tx[i] += hpcc_tx_bytes(c->prev[i].tx, e->tx,
+						  hpcc_qlen(c->prev[i].qlen),
+						  hpcc_qlen(e->qlen), b,
+						  c->own_rate, d_us);
 		}
 		h[i] = (struct hpcc_hop){
 			.ts_ns = c->clk_ns[i],
 			.tx_bytes = c->tx[i],
-			.qlen_bytes = e->qlen == HPCC_NA ? 0 : e->qlen,
+			.qlen_bytes = hpcc_qlen(e->qlen),
 			.rate_bytes_ps = b,
 		};
 		c->prev[i] = *e;
@@ -537,7 +642,7 @@ static void hpcc_cong_control(DCC_CONG_CONTROL_ARGS)
 	dcc_pacing_set_rate(sk, rate);
 	cwnd = dcc_sk_safeguard_cwnd(sk, rate, max(dcc_srtt_us(tp), c->t_us),
 				     100, 2);
-	tcp_snd_cwnd_set(tp, cwnd);
+	tcp_snd_cwnd_set(tp, dcc_sk_recovery_cwnd(sk, rs, cwnd));
 }
 
 static void hpcc_init_sk(struct sock *sk)
@@ -615,6 +720,8 @@ static int __init hpcc_register(void)
 	BUILD_BUG_ON(HPCC_MAX_HOPS != 8);	/* hops= range */
 	/* The largest header: both options, HPCC_MAX_HOPS slots each. */
 	BUILD_BUG_ON(2 + 2 + 2 + 2 + 8 + HPCC_MAX_HOPS * HPCC_REC_LEN > 255);
+	BUILD_BUG_ON(HPCC_NODELEN * 4 != HPCC_REC_LEN ||
+		     HPCC_TX_OFF + 8 != HPCC_REC_LEN);
 	for_each_kernel_tracepoint(hpcc_find_tp, NULL);
 	if (!hpcc_tp) {
 		pr_warn("no tcp_probe tracepoint: telemetry cannot be read\n");
@@ -623,9 +730,12 @@ static int __init hpcc_register(void)
 	err = register_pernet_subsys(&hpcc_stat_net_ops);
 	if (err)
 		return err;
-	err = tracepoint_probe_register(hpcc_tp, hpcc_probe, NULL);
+	err = register_pernet_subsys(&hpcc_nf_net_ops);
 	if (err)
 		goto out_stat;
+	err = tracepoint_probe_register(hpcc_tp, hpcc_probe, NULL);
+	if (err)
+		goto out_nf;
 	err = tcp_register_congestion_control(&hpcc_ops);
 	if (err)
 		goto out_probe;
@@ -633,6 +743,8 @@ static int __init hpcc_register(void)
 out_probe:
 	tracepoint_probe_unregister(hpcc_tp, hpcc_probe, NULL);
 	tracepoint_synchronize_unregister();
+out_nf:
+	unregister_pernet_subsys(&hpcc_nf_net_ops);
 out_stat:
 	unregister_pernet_subsys(&hpcc_stat_net_ops);
 	return err;
@@ -643,6 +755,7 @@ static void __exit hpcc_unregister(void)
 	tcp_unregister_congestion_control(&hpcc_ops);
 	tracepoint_probe_unregister(hpcc_tp, hpcc_probe, NULL);
 	tracepoint_synchronize_unregister();
+	unregister_pernet_subsys(&hpcc_nf_net_ops);
 	unregister_pernet_subsys(&hpcc_stat_net_ops);
 }
 

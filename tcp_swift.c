@@ -21,6 +21,7 @@
 #include <linux/module.h>
 #include <net/tcp.h>
 
+#include "include/dcc_basedelay.h"
 #include "include/dcc_compat.h"
 #include "include/dcc_param.h"
 #include "include/dcc_pacing.h"
@@ -72,7 +73,7 @@ DCC_PARAM_UINT(ep_target_us, 100, 0, 1000000, NULL, &swift_pb,
 DCC_PARAM_UINT(ep_ewma_keep_permille, 750, 0, 999, NULL, &swift_pb,
 	       "endpoint-delay EWMA: weight kept on the old value, in 1/1000");
 DCC_PARAM_UINT(retx_reset_threshold, 3, 1, 255, NULL, &swift_pb,
-	       "retransmit timeouts in a row that reset the window to its minimum");
+	       "retransmit timeouts in a row that reset the window to its floor");
 DCC_PARAM_UINT(pacing_headroom_pct, 120, 100, 1000, NULL, NULL,
 	       "pacing rate for windows of two packets or more, in percent of cwnd/srtt");
 DCC_PARAM_ENUM(tstamp, DCC_TS_MODE_AUTO, dcc_ts_mode_names, NULL,
@@ -204,6 +205,43 @@ static u32 swift_floor_sample(struct swift_floor *slot, struct swift_floor f,
 	return swift_floor_of(&f, key);
 }
 
+/*
+ * Delay noise per destination (include/dcc_basedelay.h), beside its RTT
+ * floor (struct swift_floor) and for the same reason: the base the
+ * target counts from must be the same for every connection to the
+ * destination, or flow scaling no longer shares the queue fairly (the
+ * socket's area is full in any case).  A table of slots indexed like the
+ * floors' (16 KB); a slot holds one destination's estimate at a time, and
+ * a destination that takes a slot over starts from no noise.  Every
+ * connection to the destination feeds its samples in, in the order they
+ * come; updates race without a lock, and a lost or torn update costs a
+ * sample (every field is bounded).
+ */
+struct swift_noise {
+	u32 key;		/* destination (swift_floor_key()), 0: none */
+	struct dcc_bd bd;
+};
+
+static struct swift_noise swift_noises[1 << SWIFT_FLOOR_BITS];
+
+/*
+ * Fold the ACK's fabric delay into its destination's noise (a likely
+ * delayed ACK's sample holds the receiver's timer: not noise); returns
+ * the noise's width, in us.
+ */
+static u32 swift_noise_sample(u32 key, const struct swift_ack *a)
+{
+	struct swift_noise *n = &swift_noises[hash_32(key, SWIFT_FLOOR_BITS)];
+
+	if (READ_ONCE(n->key) != key) {
+		n->bd = (struct dcc_bd){ 0 };
+		WRITE_ONCE(n->key, key);
+	}
+	if (a->has_delay && !a->ack_delayed)
+		dcc_bd_sample(&n->bd, a->delay_us);
+	return dcc_bd_noise_us(&n->bd);
+}
+
 /* Per-socket state, in inet_csk_ca(sk). */
 struct swift {
 	struct swift_state s;	/* flags & SWIFT_F_GLUE_PACED: window below
@@ -237,6 +275,9 @@ enum swift_mib_field {
 	SWIFT_MIB_TS_SW,	/* ... on a software stamp */
 	SWIFT_MIB_TS_MISSING,	/* no stamp: the whole RTT is fabric delay */
 	SWIFT_MIB_TS_REJECTED,	/* a stamp broke a clock rule: no split */
+	SWIFT_MIB_NOISE,	/* connections whose delay noise outgrew the
+				 * target's queueing allowance
+				 */
 	SWIFT_MIB_MAX
 };
 
@@ -255,6 +296,7 @@ static const char * const swift_mib_names[SWIFT_MIB_MAX] = {
 	[SWIFT_MIB_TS_SW]		= "SwiftTstampSw",
 	[SWIFT_MIB_TS_MISSING]		= "SwiftTstampMissing",
 	[SWIFT_MIB_TS_REJECTED]		= "SwiftTstampRejected",
+	[SWIFT_MIB_NOISE]		= "SwiftNoiseAboveTarget",
 };
 
 DCC_STAT_DEFINE(swift_stat, "tcp_swift_stat", swift_mib_names);
@@ -362,6 +404,23 @@ static void swift_release(struct sock *sk)
 	dcc_ts_sock_release(&swift_ts, &ca->ts);
 }
 
+/*
+ * Tell the operator, once per connection (a counter) and at most at
+ * printk's rate (a message), when the delay noise outgrew the target's
+ * queueing allowance (SWIFT_ACT_NOISE): the target was lifted by the
+ * excess, and the queue grows with it.
+ */
+static void swift_noise_check(const struct sock *sk, struct swift *ca,
+			      u32 act, u32 noise_us)
+{
+	if (!(act & SWIFT_ACT_NOISE) || (ca->s.flags & SWIFT_F_GLUE_NOISY))
+		return;
+	ca->s.flags |= SWIFT_F_GLUE_NOISY;
+	swift_count(sk, SWIFT_MIB_NOISE);
+	pr_info_ratelimited("delay noise %u us wide (peak to peak) outgrew the queueing allowance of the target (now %u us): queues grow with the noise; raise base_target_us above it, or give the NIC hardware timestamps (tstamp)\n",
+			    noise_us, ca->s.last_target_us);
+}
+
 static void swift_cong_control(DCC_CONG_CONTROL_ARGS)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
@@ -416,8 +475,10 @@ static void swift_cong_control(DCC_CONG_CONTROL_ARGS)
 						READ_ONCE(delack_guard_us));
 	a.delack_us = READ_ONCE(delack_guard_us);
 	a.floor_us = swift_floor_sample(fslot, fl, fkey, &a, prm);
+	a.noise_us = swift_noise_sample(fkey, &a);
 	old = swift_snap(ca);
 	act = swift_on_ack(&ca->s, prm, &a);
+	swift_noise_check(sk, ca, act, a.noise_us);
 	if (a.has_delay && a.ack_delayed)
 		swift_count(sk, SWIFT_MIB_DELACK);
 	if (rs->rtt_us > 0 && rs->is_retrans)
@@ -473,7 +534,8 @@ static void swift_rto(struct sock *sk, const struct swift_params *prm)
 	bool reset;
 
 	if (!swift_on_rto(&ca->s, prm, tp->tcp_mstamp, dcc_srtt_us(tp),
-			  state != TCP_CA_Loss && state != TCP_CA_Recovery))
+			  state != TCP_CA_Loss && state != TCP_CA_Recovery,
+			  READ_ONCE(delack_guard_us)))
 		return;
 	reset = ca->s.retx_cnt >= prm->retx_reset;
 	swift_count(sk, reset ? SWIFT_MIB_RTO_RESET : SWIFT_MIB_RTO_CUT);
@@ -496,7 +558,8 @@ static void swift_set_state(struct sock *sk, u8 new_state)
 	} else if (new_state == TCP_CA_Recovery &&
 		   inet_csk(sk)->icsk_ca_state != TCP_CA_Recovery &&
 		   swift_on_fast_recovery(&ca->s, prm, tp->tcp_mstamp,
-					  dcc_srtt_us(tp))) {
+					  dcc_srtt_us(tp),
+					  READ_ONCE(delack_guard_us))) {
 		swift_count(sk, SWIFT_MIB_RECOVERY_CUT);
 		swift_trace(sk, ca, old, SWIFT_R_RECOVERY);
 		swift_apply(sk, prm, NULL, TCP_CA_Recovery);
@@ -544,7 +607,8 @@ static u32 swift_undo_cwnd(struct sock *sk)
  *   bbr_pacing_gain  fabric target delay in us, * 256 (ss: target in us)
  *   bbr_min_rtt      base the target counts from, in us: the smaller of
  *                    the destination's RTT floor and the connection's
- *                    minimum RTT (ss "mrtt": in ms)
+ *                    minimum RTT, lifted for host noise (swift_set_base();
+ *                    ss "mrtt": in ms)
  *   bbr_bw_lo/hi     latest delay sample in us, * 125 (ss: bw * 8 is the
  *                    delay in ns, printed as "bps": with -n exact, else
  *                    "K" reads as us and "M" as ms)

@@ -239,6 +239,36 @@ static inline u32 hpcc_on_ack(struct hpcc_state *s, const struct hpcc_params *p,
 	return hpcc_window(s, p, round);
 }
 
+#define HPCC_TX_NA	(~0ULL)	/* a record without a tx counter */
+
+/*
+ * The bytes a port sent over the d_us microseconds between two of its
+ * records, for the core's tx_bytes.  tx_prev and tx_now are the port's
+ * transmitted-bytes counter in the two records (HPCC_TX_NA: none); when
+ * both have it, their difference (the low 32 bits: the core counts
+ * modulo 2^32) is what the port sent, whoever sent it.
+ *
+ * Otherwise (a router that fills the standard IOAM fields only) the
+ * bytes are derived from the port's queue in both records (q_prev,
+ * q_now), its line rate b and this connection's own delivery rate own
+ * (bytes per second): a queue in both, the port was busy and sent at b;
+ * otherwise at least this connection's own rate crossed it.  That is a
+ * lower bound: N connections sharing an idle-queued port each read 1/N
+ * of its load and size their windows to fill it alone.
+ */
+static inline u32 hpcc_tx_bytes(u64 tx_prev, u64 tx_now, u32 q_prev,
+				u32 q_now, u64 b, u64 own, u32 d_us)
+{
+	u64 r = q_prev && q_now ? b : dcc_min_u64(own, b);
+
+	if (tx_prev != HPCC_TX_NA && tx_now != HPCC_TX_NA)
+		return (u32)(tx_now - tx_prev);
+	/* r < 2^40 (capped), d_us < 2^22: fits. */
+	r = dcc_min_u64(r, HPCC_RATE_LIMIT);
+	return (u32)dcc_div_u64(r * dcc_min_u32(d_us, HPCC_TS_MAX_NS / 1000),
+				DCC_USEC_PER_SEC);
+}
+
 /* Pacing rate of a window over the base RTT, bytes per second. */
 static inline u64 hpcc_rate(u32 w_bytes, u32 t_us)
 {

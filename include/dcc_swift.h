@@ -16,6 +16,7 @@
 #ifndef _DCC_SWIFT_H
 #define _DCC_SWIFT_H
 
+#include "dcc_basedelay.h"
 #include "dcc_fixed.h"
 
 struct swift_params {
@@ -31,7 +32,7 @@ struct swift_params {
 	u32 fs_max_cwnd_fx;	/* flow scaling: window given nothing */
 	u32 ep_target_us;	/* endpoint-delay target */
 	u32 ep_ewma_keep_fx;	/* EWMA weight kept on the old endpoint delay */
-	u32 retx_reset;		/* RTOs in a row that reset to min_cwnd */
+	u32 retx_reset;		/* RTOs in a row that reset to the floor */
 	u32 minrtt_win_us;	/* lifetime of a minimum-RTT estimate */
 	u32 scale_rtt_us;	/* base RTT the queueing targets are for
 				 * (0: never scaled)
@@ -47,6 +48,7 @@ struct swift_params {
 #define SWIFT_F_EDEC_VALID	0x02	/* t_edec_us holds a decrease time */
 #define SWIFT_F_MINRTT_VALID	0x04	/* min_rtt_us is an estimate */
 #define SWIFT_F_EP_VALID	0x08	/* ep_delay_x8 holds an EWMA */
+#define SWIFT_F_GLUE_NOISY	0x40	/* the glue's: noise reported */
 #define SWIFT_F_GLUE_PACED	0x80	/* the glue's: window paced (below
 					 * two packets); the core never
 					 * reads or sets it
@@ -57,6 +59,9 @@ struct swift_params {
 #define SWIFT_ACT_FDEC		0x02
 #define SWIFT_ACT_EINC		0x04
 #define SWIFT_ACT_EDEC		0x08
+#define SWIFT_ACT_NOISE		0x10	/* the delay noise outgrew the
+					 * allowance: the target was lifted
+					 */
 
 /* Per-connection state; lives in the socket's congestion-control area. */
 struct swift_state {
@@ -81,6 +86,10 @@ struct swift_state {
 				 */
 	u8 hops;		/* hop count of the path */
 	u8 flags;
+	u8 noise_4us;		/* the target's lift above base_rtt_us
+				 * for delay noise, in 4 us
+				 * (swift_set_base())
+				 */
 };
 
 /* One ACK's worth of input. */
@@ -103,6 +112,9 @@ struct swift_ack {
 				 */
 	u32 floor_us;		/* the destination's minimum RTT (0: none), see
 				 * struct swift_floor
+				 */
+	u32 noise_us;		/* delay noise, peak to peak (0: none), see
+				 * include/dcc_basedelay.h
 				 */
 };
 
@@ -183,7 +195,8 @@ static inline u64 swift_scale(const struct swift_state *s,
  * RTTs: a flow cut there once sat out whole half-second intervals (8
  * flows on the VM dumbbell: 0.01 of a fair share).  Scaled, the floor's
  * gap stays what it is on the reference fabric relative to the base RTT.
- * Delay cuts stop there; loss and timeout cuts still go to min_cwnd.
+ * Every cut (delay, loss, timeout) stops there or higher, see
+ * swift_delay_floor_fx().
  */
 static inline u32 swift_min_fcwnd_fx(const struct swift_state *s,
 				     const struct swift_params *p)
@@ -193,7 +206,10 @@ static inline u32 swift_min_fcwnd_fx(const struct swift_state *s,
 	return dcc_clamp_u32(m, p->min_cwnd_fx, p->max_cwnd_fx);
 }
 
-/* Fabric target delay for the current window and path. */
+/*
+ * Fabric target delay for the current window and path.  A relative target
+ * counts from the base RTT, lifted for delay noise (swift_set_base()).
+ */
 static inline u32 swift_target_us(const struct swift_state *s,
 				  const struct swift_params *p)
 {
@@ -203,8 +219,41 @@ static inline u32 swift_target_us(const struct swift_state *s,
 	t += swift_flow_scaling_us(p, s->fcwnd_fx);
 	t = swift_scale(s, p, dcc_min_u64(t, DCC_U32_MAX));
 	if (p->target_rel_minrtt)
-		t += s->base_rtt_us;
+		t += s->base_rtt_us + 4 * (u32)s->noise_4us;
 	return dcc_sat_u32(t);
+}
+
+/*
+ * The base RTT from the minimum min_us and the delay noise's width
+ * noise_us (include/dcc_basedelay.h).  The minimum is the noise's low
+ * tail: a sample of an idle path reads up to noise_us above it.  The
+ * largest allowance counted from the minimum (base target, hops and the
+ * whole flow-scaling range, scaled by the minimum) holds noise up to its
+ * own size, and a quiet path's noise, or the queue's own moves that read
+ * as noise, stay within it: nothing changes.  Noise wider than that, by
+ * e, lifts the base by lift = min(e, noise_us / 2), at most to the
+ * noise's centre (which also scales the allowance as the path's delay
+ * does), and the target by lift more, towards the noise's top.  Returns
+ * e (0: the noise fits).
+ */
+static inline u32 swift_set_base(struct swift_state *s,
+				 const struct swift_params *p,
+				 u32 min_us, u32 noise_us)
+{
+	u64 t = p->base_target_us + ((u64)s->hops * p->per_hop_ns) / 1000 +
+		p->fs_range_us;
+	u32 e, lift;
+
+	s->base_rtt_us = min_us;
+	s->noise_4us = 0;
+	if (!p->target_rel_minrtt || !noise_us)
+		return 0;
+	t = swift_scale(s, p, dcc_min_u64(t, DCC_U32_MAX));
+	e = t < noise_us ? noise_us - (u32)t : 0;
+	lift = dcc_min_u32(e, noise_us / 2);
+	s->base_rtt_us = dcc_sat_u32((u64)min_us + lift);
+	s->noise_4us = dcc_bd_4us(lift);
+	return e;
 }
 
 /* Effective window: min(fabric, endpoint). */
@@ -546,7 +595,7 @@ static inline u32 swift_pacing_rtt_us(const struct swift_state *s,
  * Jain 0.66).  On the VM dumbbell (target about 1 ms at the floor) this
  * is 0.03 packet; on a fabric with a 0.15 ms target, 0.005.  At most two
  * packets (RTTs of 60 ms or more): from there TCP's window spaces the
- * segments.  Loss and timeout cuts still go to min_cwnd.
+ * segments.  Loss cuts and timeout resets stop there too (swift_on_rto()).
  */
 static inline u32 swift_delay_floor_fx(const struct swift_state *s,
 				       const struct swift_params *p,
@@ -566,20 +615,29 @@ static inline u32 swift_delay_floor_fx(const struct swift_state *s,
 }
 
 /*
- * A delay cut of the fabric window by factor_fx, not below the delay floor
- * (never raised by it).  The floor, whose pacing cap costs a flow-scaling
- * target, is only worked out for a cut that ends below two packets.
+ * The fabric window c that a cut (delay, loss or timeout) would leave,
+ * not below the delay floor (a window already under it is never raised
+ * by it).  The floor, whose pacing cap costs a flow-scaling target, is
+ * only worked out for a cut that ends below two packets.
  */
-static inline u32 swift_delay_cut(const struct swift_state *s,
-				  const struct swift_params *p, u32 factor_fx,
-				  u32 delack_us)
+static inline u32 swift_floored(const struct swift_state *s,
+				const struct swift_params *p, u32 c,
+				u32 delack_us)
 {
-	u32 c = swift_cut(p, s->fcwnd_fx, factor_fx);
 	u32 lo = (c >= SWIFT_MIN_TCP_CWND << DCC_FX_SHIFT) ?
 		 swift_min_fcwnd_fx(s, p) :
 		 swift_delay_floor_fx(s, p, delack_us);
 
 	return dcc_max_u32(c, dcc_min_u32(s->fcwnd_fx, lo));
+}
+
+/* A delay cut of the fabric window by factor_fx, not below the floor. */
+static inline u32 swift_delay_cut(const struct swift_state *s,
+				  const struct swift_params *p, u32 factor_fx,
+				  u32 delack_us)
+{
+	return swift_floored(s, p, swift_cut(p, s->fcwnd_fx, factor_fx),
+			     delack_us);
 }
 
 /*
@@ -625,9 +683,10 @@ static inline u32 swift_on_ack(struct swift_state *s,
 		 */
 		if (!a->ack_delayed || a->delay_us < s->min_rtt_us)
 			swift_update_min_rtt(s, p, a->delay_us, a->now_us);
-		s->base_rtt_us = a->floor_us ?
-				 dcc_min_u32(a->floor_us, s->min_rtt_us) :
-				 s->min_rtt_us;
+		if (swift_set_base(s, p, a->floor_us ?
+				   dcc_min_u32(a->floor_us, s->min_rtt_us) :
+				   s->min_rtt_us, a->noise_us))
+			act |= SWIFT_ACT_NOISE;
 		target = swift_target_us(s, p);
 		s->last_delay_us = d;
 		s->last_target_us = target;
@@ -676,17 +735,23 @@ static inline u32 swift_on_ack(struct swift_state *s,
 	return act;
 }
 
-/* A loss-driven cut of the fabric window by max_mdf, once per RTT. */
+/*
+ * A loss-driven cut of the fabric window by max_mdf, once per RTT, not
+ * below the delay floor (swift_floored(), delack_us as for swift_ack).
+ */
 static inline bool swift_loss_cut(struct swift_state *s,
 				  const struct swift_params *p,
-				  u64 now_us, u32 srtt_us)
+				  u64 now_us, u32 srtt_us, u32 delack_us)
 {
 	if (!swift_can_decrease(s, SWIFT_F_FDEC_VALID, s->t_fdec_us, now_us,
 				srtt_us))
 		return false;
-	s->fcwnd_fx = swift_cut(p, s->fcwnd_fx,
-				DCC_FX_ONE - dcc_min_u32(p->max_mdf_fx,
-							 DCC_FX_ONE));
+	s->fcwnd_fx = swift_floored(s, p,
+				    swift_cut(p, s->fcwnd_fx,
+					      DCC_FX_ONE -
+					      dcc_min_u32(p->max_mdf_fx,
+							  DCC_FX_ONE)),
+				    delack_us);
 	s->t_fdec_us = now_us;
 	s->flags |= SWIFT_F_FDEC_VALID;
 	return true;
@@ -698,10 +763,11 @@ static inline bool swift_loss_cut(struct swift_state *s,
  */
 static inline bool swift_on_fast_recovery(struct swift_state *s,
 					  const struct swift_params *p,
-					  u64 now_us, u32 srtt_us)
+					  u64 now_us, u32 srtt_us,
+					  u32 delack_us)
 {
 	swift_save_prior(s);
-	return swift_loss_cut(s, p, now_us, srtt_us);
+	return swift_loss_cut(s, p, now_us, srtt_us, delack_us);
 }
 
 /*
@@ -713,23 +779,38 @@ static inline bool swift_on_fast_recovery(struct swift_state *s,
  * goes back to the fabric window it starts with (a timeout during fast
  * recovery, or a later one, keeps the episode's window).  Returns true if
  * the window was reduced.
+ *
+ * The floor is the delay cuts' (swift_floored(), delack_us as for
+ * swift_ack): swift_min_fcwnd_fx() only without a delayed-ACK allowance.
+ * A window reset to min_cwnd (0.001 packet) sends one packet every 1000
+ * pacing RTTs, and TCP's pacing spaces the packet after each one by the
+ * rate it was sent at, whatever the window becomes meanwhile.  After a
+ * timeout every ACK is of retransmitted data and gives no delay sample
+ * (Karn's rule), so such a window cannot grow until the flow's lost
+ * packets are all sent again: in a 256-to-1 incast through a 100-packet
+ * FIFO the flows reset there (pacing RTT 9 ms, the queue their minimum
+ * RTT came from) sent a packet every 9 s and finished 30 s after the rest.
  */
 static inline bool swift_on_rto(struct swift_state *s,
 				const struct swift_params *p,
-				u64 now_us, u32 srtt_us, bool new_episode)
+				u64 now_us, u32 srtt_us, bool new_episode,
+				u32 delack_us)
 {
 	if (new_episode)
 		swift_save_prior(s);
 	if (s->retx_cnt < 255)
 		s->retx_cnt++;
 	if (s->retx_cnt >= p->retx_reset) {
-		s->fcwnd_fx = dcc_clamp_u32(p->min_cwnd_fx, p->min_cwnd_fx,
-					    p->max_cwnd_fx);
+		s->fcwnd_fx = swift_floored(s, p,
+					    dcc_clamp_u32(p->min_cwnd_fx,
+							  p->min_cwnd_fx,
+							  p->max_cwnd_fx),
+					    delack_us);
 		s->t_fdec_us = now_us;
 		s->flags |= SWIFT_F_FDEC_VALID;
 		return true;
 	}
-	return swift_loss_cut(s, p, now_us, srtt_us);
+	return swift_loss_cut(s, p, now_us, srtt_us, delack_us);
 }
 
 /*

@@ -7,7 +7,8 @@
 #    on the sender's link);
 #  - the router (ioam6_enabled, namespace data = its egress rate in
 #    Mbit/s) fills one record: the receiver's capture shows it, with the
-#    rate and a queue depth;
+#    rate, a queue depth and the port's transmitted bytes (tcp_hpcc's
+#    router hook);
 #  - the receiver echoes it in its ACKs (tcpdump on the sender's link)
 #    and the sender reads it: HpccTraceReceived (receiver),
 #    HpccEchoReceived and HpccUpdate (sender) move, ss shows hpcc's state;
@@ -32,8 +33,7 @@ topo_keep_order
 topo_shape $RATE 250 100
 allow_cc hpcc
 in_srv sysctl -qw net.ipv4.tcp_congestion_control=hpcc
-in_rtr sysctl -qw net.ipv6.ioam6_id=1 net.ipv6.conf.rc0.ioam6_enabled=1
-in_rtr ip ioam namespace add 1 data $RATE
+topo_ioam "$NS_RTR" 1 $RATE rc0
 iperf_server 5201
 
 st() { mod_stat "$1" tcp_hpcc_stat "$2"; }
@@ -77,8 +77,9 @@ s_tr=$(($(st "$NS_SRV" HpccTraceReceived) - s_tr0))
 log "telemetry on: ${mbps} Mbit/s; receiver HpccTraceReceived +$s_tr; sender HpccEchoReceived +$c_echo HpccUpdate +$c_upd HpccFallback +$c_fb"
 log "ss: $(grep -o 'hpcc.*' "$tmp/ss" | head -1 | cut -c1-160)"
 
-# The sender's data: a blank trace (namespace 1, 3 words a record,
-# 2 records free); the receiver's copy: one record filled by the router.
+# The sender's data: a blank trace (namespace 1, 5 words a record,
+# 2 records free); the receiver's copy: one record filled by the router,
+# at 76: clock, rate, queue depth, transmitted bytes (64 bits).
 hexdump "$tmp/cli.pcap" > "$tmp/cli.hex"
 hexdump "$tmp/srv.pcap" > "$tmp/srv.hex"
 # pick PRED FILE: the first line for which PRED HEX succeeds.
@@ -89,26 +90,33 @@ pick() {
 	done < "$2"
 }
 is_data() { [ "$(byte "$1" 4 2)" -gt 1000 ]; }
-is_echo() { [ "$(byte "$1" 4 2)" -lt 200 ] && [ "$(byte "$1" 80)" = 30 ]; }
+is_echo() { [ "$(byte "$1" 4 2)" -lt 200 ] && [ "$(byte "$1" 96)" = 30 ]; }
 tx=$(pick is_data "$tmp/cli.hex")
 rx=$(head -1 "$tmp/srv.hex")
 check "sender's data carry an IOAM pre-allocated trace" \
 	test -n "$tx" -a "$(byte "$tx" 44)" = $((0x31)) -a \
-	"$(byte "$tx" 48 2)" = 1 -a "$(byte "$tx" 51)" = 6
-check "the receiver's copy has the router's record (remlen 6 -> 3)" \
-	test -n "$rx" -a "$(byte "$rx" 44)" = $((0x31)) -a "$(byte "$rx" 51)" = 3
-[ -n "$rx" ] && log "router's record: usec $(byte "$rx" 68 4) rate $(byte "$rx" 72 4) Mbit/s queue $(byte "$rx" 76 4) B"
+	"$(byte "$tx" 48 2)" = 1 -a "$(byte "$tx" 51)" = 10
+check "the receiver's copy has the router's record (remlen 10 -> 5)" \
+	test -n "$rx" -a "$(byte "$rx" 44)" = $((0x31)) -a "$(byte "$rx" 51)" = 5
+[ -n "$rx" ] && log "router's record: usec $(byte "$rx" 76 4) rate $(byte "$rx" 80 4) Mbit/s queue $(byte "$rx" 84 4) B tx bytes 0x${rx:176:16}"
 check "the record carries the router's line rate ($RATE Mbit/s)" \
-	test -n "$rx" -a "$(byte "${rx:-00}" 72 4)" = $RATE
-qmax=$(while read -r h; do byte "$h" 76 4; done < "$tmp/srv.hex" | sort -n | tail -1)
+	test -n "$rx" -a "$(byte "${rx:-00}" 80 4)" = $RATE
+# The port's transmitted bytes: written by the router hook (all ones
+# without it), growing from record to record.
+txs=$(while read -r h; do echo "${h:176:16}"; done < "$tmp/srv.hex")
+check "the record carries the port's transmitted bytes (not all ones)" \
+	test -n "$rx" -a "${rx:176:16}" != ffffffffffffffff
+check "the transmitted bytes grow along the capture" \
+	test "$(echo "$txs" | head -1)" '<' "$(echo "$txs" | tail -1)"
+qmax=$(while read -r h; do byte "$h" 84 4; done < "$tmp/srv.hex" | sort -n | tail -1)
 log "largest queue depth in the receiver's first $(wc -l < "$tmp/srv.hex") records: $qmax B"
 expect "queue depths are available (not 0xffffffff)" "${qmax:-0} < 4294967295"
 # The ACKs coming back: the echo option (0x1e) after the trace, 1 record.
 ack=$(pick is_echo "$tmp/cli.hex")
 check "the receiver's ACKs echo the record (option 0x1e, 1 hop)" \
-	test -n "$ack" -a "$(byte "${ack:-00}" 82)" = 1
+	test -n "$ack" -a "$(byte "${ack:-00}" 98)" = 1
 check "the echoed record has the router's rate" \
-	test -n "$ack" -a "$(byte "${ack:-00}" 88 4)" = $RATE
+	test -n "$ack" -a "$(byte "${ack:-00}" 104 4)" = $RATE
 expect "the receiver saw filled traces" "$s_tr > 100"
 expect "the sender read echoes" "$c_echo > 100"
 expect "the sender's window followed them" "$c_upd > 100"

@@ -32,11 +32,8 @@ in_r2 tc qdisc replace dev rs0 root handle 1: htb default 1
 in_r2 tc class replace dev rs0 parent 1: classid 1:1 htb rate 50mbit \
 	ceil 50mbit burst 30k cburst 30k
 in_r2 tc qdisc replace dev rs0 parent 1:1 handle 10: pfifo limit 1000
-in_rtr sysctl -qw net.ipv6.ioam6_id=1 net.ipv6.conf.rc0.ioam6_enabled=1
-in_rtr ip ioam namespace add 1 data 100
-in_r2 sysctl -qw net.ipv6.ioam6_id=2 net.ipv6.conf.pa1.ioam6_enabled=1 \
-	net.ipv6.conf.pb1.ioam6_enabled=1
-in_r2 ip ioam namespace add 1 data 50
+topo_ioam "$NS_RTR" 1 100 rc0
+topo_ioam "$NS_R2" 2 50 pa1 pb1
 allow_cc hpcc
 in_srv sysctl -qw net.ipv4.tcp_congestion_control=hpcc
 iperf_server 5201
@@ -71,8 +68,10 @@ expect "no trace overflowed" "$of == 0"
 expect "no loss" "$rtx == 0"
 expect "the queue stays near empty: RTT p50 <= 1.5 x idle" \
 	"$p50 <= 1.5 * $idle"
-expect "the flows use the slower link (>= 70 % of 50 Mbit/s)" \
-	"$mbps >= 0.70 * 50"
+# With the ports' transmitted bytes in the records: 42.5 Mbit/s (the
+# wire at about eta with the header); derived from the own rate, 39.7.
+expect "the flows use the slower link (>= 80 % of 50 Mbit/s)" \
+	"$mbps >= 0.80 * 50"
 target 18 "parking lot: goodput >= 90 % of the slower link" \
 	"$mbps >= 0.90 * 50"
 trap - EXIT

@@ -92,6 +92,22 @@ topo_dumbbell() {
 	done
 }
 
+# topo_ioam NS ID RATE_MBIT IFACE...: router NS fills IOAM pre-allocated
+# traces (hpcc's telemetry, Documentation/hpcc.rst) in the IPv6 packets
+# arriving on IFACE...: node id ID, IOAM namespace 1 (tcp_hpcc's default
+# ioam_ns) whose data is the router's egress line rate RATE_MBIT.  Packets
+# without a trace (every other cc) cross the router as before.
+topo_ioam() {
+	local ns=$1 id=$2 rate=$3 dev
+	shift 3
+	ip netns exec "$ns" sysctl -qw net.ipv6.ioam6_id="$id"
+	for dev in "$@"; do
+		ip netns exec "$ns" sysctl -qw \
+			"net.ipv6.conf.$dev.ioam6_enabled=1"
+	done
+	ip -n "$ns" ioam namespace add 1 data "$rate"
+}
+
 # bed_cleanup: undo what a measuring test set up: its trace event $EV
 # (if it names one) off, the dumbbell's namespaces and $NS_OTHER (if set)
 # deleted.

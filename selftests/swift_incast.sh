@@ -2,7 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # 16-to-1 incast through a shallow buffer: every flow starts at once; swift
-# finishes them all without a retransmit timeout.
+# finishes them all without a retransmit timeout.  Then 256-to-1 through
+# 100 packets (make bench's largest round): timeouts there are expected,
+# but a flow that times out three times in a row (its window reset) must
+# not idle for seconds: such flows once finished 20-34 s after the rest,
+# paced at one packet every 8-9 s.
 . "$(dirname "$0")/lib.sh"
 require_root
 
@@ -34,6 +38,22 @@ for r in $(seq "$ROUNDS"); do
 	check "round $r: no retransmit timeouts" test "$rto" -eq 0
 	expect "round $r: last flow within 10x ideal (no stalled flow)" "${last:-0} < 10 * $ideal_us"
 done
+
+# 256-to-1, 64 KB each, through the bench's 100-packet FIFO.
+BIG_FLOWS=${BIG_FLOWS:-256}
+BIG_BYTES=${BIG_BYTES:-65536}
+topo_shape "$RATE" "$DELAY" "${BIG_LIMIT:-100}"
+ideal_us=$((BIG_FLOWS * BIG_BYTES * 8 / RATE))
+resets0=$(mod_stat "$NS_CLI" tcp_swift_stat SwiftRtoReset)
+out=$(incast_round "$BIG_FLOWS" "$BIG_BYTES" swift)
+rc=$?
+resets=$(($(mod_stat "$NS_CLI" tcp_swift_stat SwiftRtoReset) - resets0))
+last=$(echo "$out" | sed -n 's/.*last_us=\([0-9]*\).*/\1/p')
+log "$BIG_FLOWS-to-1: $out ideal_us=$ideal_us SwiftRtoReset=$resets"
+check "$BIG_FLOWS-to-1: all flows complete" test "$rc" -eq 0 -a -n "$last"
+expect "$BIG_FLOWS-to-1: last flow within 3x ideal ($resets windows reset by timeouts)" \
+	"${last:-0} <= 3 * $ideal_us"
+target 16 "$BIG_FLOWS-to-1: last flow within 1.3x ideal" "${last:-0} <= 1.3 * $ideal_us"
 
 topo_cleanup
 trap - EXIT

@@ -30,6 +30,7 @@
 #include <unordered_set>
 #include <random>
 #include <fstream>
+#include <tuple>
 #include <vector>
 
 #include <unistd.h>
@@ -61,6 +62,16 @@ struct TcbOf : public TcpSocketBase
     static const TcpSocketState* Get(const TcpSocketBase* s)
     {
         return PeekPointer(s->*(&TcbOf::m_tcb));
+    }
+};
+
+/* TcpSocketBase::SendRST() (protected): the connection ends now. */
+struct SockReset : public TcpSocketBase
+{
+    static void Reset(Ptr<TcpSocketBase> s)
+    {
+        if (s)
+            (PeekPointer(s)->*(&SockReset::SendRST))();
     }
 };
 
@@ -110,12 +121,10 @@ class FlowHashEcmp : public Ipv4RoutingProtocol
                     ErrorCallback) override
     {
         Ipv4Address dst = h.GetDestination();
+        /* (A packet for the switch itself never gets here: the list
+         * routing, or TableRouting, delivers it first.) */
         if (ups.empty() || local.count(dst.Get()))
             return false;
-        for (uint32_t i = 0; i < m_ipv4->GetNInterfaces(); i++)
-            for (uint32_t a = 0; a < m_ipv4->GetNAddresses(i); a++)
-                if (m_ipv4->GetAddress(i, a).GetLocal() == dst)
-                    return false;
         uint8_t ports[4] = {0, 0, 0, 0};
         if (p->GetSize() >= 4)
             p->CopyData(ports, 4);
@@ -157,6 +166,88 @@ class FlowHashEcmp : public Ipv4RoutingProtocol
 
 uint64_t FlowHashEcmp::s_routed = 0;
 
+/*
+ * Routes in hash tables (--routing=table, the default): every switch maps
+ * each host's address to the port of a shortest path towards it, every
+ * host sends everything up its one link.  ns-3's global routing keeps one
+ * route per link subnet and scans them for every packet at every hop
+ * (and the list routing above it scans every interface of the node for a
+ * local address): on a 5000-port incast switch both scans are 5000 long.
+ * Here a lookup is one hash probe.  Replaces the node's routing protocol
+ * outright; the flow-hash ECMP of a switch, when it has one, is asked
+ * first, as it sits above global routing in the list.
+ */
+class TableRouting : public Ipv4RoutingProtocol
+{
+  public:
+    static TypeId GetTypeId()
+    {
+        static TypeId tid = TypeId("dccsim::TableRouting").SetParent<Ipv4RoutingProtocol>();
+        return tid;
+    }
+    std::unordered_map<uint32_t, FlowHashEcmp::Up> routes; /* host address -> port */
+    std::unordered_set<uint32_t> own;                      /* this node's addresses */
+    bool hasDefault = false;
+    FlowHashEcmp::Up deflt{};
+    Ptr<FlowHashEcmp> ecmp;
+
+    bool RouteInput(Ptr<const Packet> p, const Ipv4Header& h, Ptr<const NetDevice> idev,
+                    UnicastForwardCallback ucb, MulticastForwardCallback mcb, LocalDeliverCallback lcb,
+                    ErrorCallback ecb) override
+    {
+        Ipv4Address dst = h.GetDestination();
+        if (own.count(dst.Get()))
+        {
+            lcb(p, h, m_ipv4->GetInterfaceForDevice(idev));
+            return true;
+        }
+        if (ecmp && ecmp->RouteInput(p, h, idev, ucb, mcb, lcb, ecb))
+            return true;
+        const FlowHashEcmp::Up* u = Find(dst);
+        if (!u)
+            return false;
+        ucb(Make(*u, dst), p, h);
+        return true;
+    }
+    Ptr<Ipv4Route> RouteOutput(Ptr<Packet>, const Ipv4Header& h, Ptr<NetDevice>,
+                               Socket::SocketErrno& err) override
+    {
+        const FlowHashEcmp::Up* u = Find(h.GetDestination());
+        if (!u)
+        {
+            err = Socket::ERROR_NOROUTETOHOST;
+            return nullptr;
+        }
+        err = Socket::ERROR_NOTERROR;
+        return Make(*u, h.GetDestination());
+    }
+    void NotifyInterfaceUp(uint32_t) override {}
+    void NotifyInterfaceDown(uint32_t) override {}
+    void NotifyAddAddress(uint32_t, Ipv4InterfaceAddress) override {}
+    void NotifyRemoveAddress(uint32_t, Ipv4InterfaceAddress) override {}
+    void SetIpv4(Ptr<Ipv4> ipv4) override { m_ipv4 = ipv4; }
+    void PrintRoutingTable(Ptr<OutputStreamWrapper>, Time::Unit) const override {}
+
+  private:
+    const FlowHashEcmp::Up* Find(Ipv4Address dst) const
+    {
+        auto it = routes.find(dst.Get());
+        if (it != routes.end())
+            return &it->second;
+        return hasDefault ? &deflt : nullptr;
+    }
+    Ptr<Ipv4Route> Make(const FlowHashEcmp::Up& u, Ipv4Address dst) const
+    {
+        Ptr<Ipv4Route> r = Create<Ipv4Route>();
+        r->SetDestination(dst);
+        r->SetGateway(u.nextHop);
+        r->SetSource(m_ipv4->GetAddress(u.ifIndex, 0).GetLocal());
+        r->SetOutputDevice(m_ipv4->GetNetDevice(u.ifIndex));
+        return r;
+    }
+    Ptr<Ipv4> m_ipv4;
+};
+
 struct Opts
 {
     std::vector<std::string> ccs;
@@ -171,6 +262,7 @@ struct Opts
     uint32_t incastKb = 64;   /* incast: bytes per sender, KB */
     uint32_t leaves = 2, spines = 2;
     std::string ecmp = "flowhash";
+    std::string routing = "table"; /* table: hash of host routes; global: ns-3's */
     std::string aqm = "auto";  /* auto: step marking for ECN ccs; fifo: never marks */
     double accessGbps = 0;     /* bed: the client's link (0: 10 Gbit/s) */
     double pingHz = 0;         /* >0: RTT columns from pings, sender 0 -> its receiver */
@@ -184,6 +276,7 @@ struct Opts
     double load = 50;         /* open: offered load per host link, % */
     std::string cdf = "websearch";
     std::string dump;         /* prefix of the per-cc data files for the plots */
+    double stepMs = 5;        /* joinleave: a flow joins, then leaves, every step */
     bool hostsGiven = false;
 };
 
@@ -286,6 +379,8 @@ static Opts Parse(int argc, char** argv)
             o.spines = Int(k, v, 1, 64);
         else if (k == "ecmp")
             o.ecmp = v;
+        else if (k == "routing")
+            o.routing = v;
         else if (k == "plb")
         {
             if (v != "on" && v != "off")
@@ -312,6 +407,8 @@ static Opts Parse(int argc, char** argv)
             o.load = Num(k, v, 1, 99);
         else if (k == "cdf")
             o.cdf = v;
+        else if (k == "step")
+            o.stepMs = Int(k, v, 1, 1000);
         else if (k == "dump")
         {
             if (v.empty())
@@ -335,8 +432,21 @@ static Opts Parse(int argc, char** argv)
         Die("unknown topology '" + o.topo + "' (dumbbell, leafspine, fattree, bed)");
     if (o.aqm != "auto" && o.aqm != "fifo" && o.aqm != "red" && o.aqm != "junos")
         Die("unknown aqm '" + o.aqm + "' (auto, fifo, red, junos)");
-    if (o.workload != "bulk" && o.workload != "incast" && o.workload != "open")
-        Die("unknown workload '" + o.workload + "' (bulk, incast, open)");
+    if (o.workload != "bulk" && o.workload != "incast" && o.workload != "open" &&
+        o.workload != "joinleave")
+        Die("unknown workload '" + o.workload + "' (bulk, incast, open, joinleave)");
+    if (o.workload == "joinleave")
+    {
+        if (o.topo != "dumbbell")
+            Die("--workload=joinleave applies to --topo=dumbbell only");
+        if (given.count("duration"))
+            Die("--duration: a joinleave run lasts (2 x hosts - 1) x --step");
+        if (o.hosts < 2 || o.hosts > 64)
+            Die("--hosts: joinleave takes 2 to 64 flows");
+        o.durationMs = (2 * o.hosts - 1) * o.stepMs;
+    }
+    else if (given.count("step"))
+        Die("--step applies to --workload=joinleave only");
     if (o.cdf != "websearch" && o.cdf != "fbhdp")
         Die("unknown cdf '" + o.cdf + "' (websearch, fbhdp)");
     bool ft = o.topo == "fattree";
@@ -344,9 +454,12 @@ static Opts Parse(int argc, char** argv)
         Die("--k applies to --topo=fattree only");
     if (ft && (o.k < 4 || o.k % 2))
         Die("--k=" + std::to_string(o.k) + ": an even number in [4, 48]");
-    if (given.count("hosts") && ft && o.workload != "incast")
-        Die("--hosts: a fat-tree's bulk and open workloads use all k^3/4 hosts");
-    if (ft && o.workload != "incast")
+    if (given.count("hosts") && ft && o.workload == "open")
+        Die("--hosts: a fat-tree's open workload uses all k^3/4 hosts");
+    if (ft && o.workload == "bulk" && given.count("hosts") &&
+        (o.hosts > FatTreeHosts(o.k) || FatTreeHosts(o.k) % o.hosts))
+        Die("--hosts: a fat-tree's bulk flows divide its k^3/4 hosts");
+    if (ft && (o.workload == "open" || (o.workload == "bulk" && !given.count("hosts"))))
         o.hosts = FatTreeHosts(o.k);
     if (o.workload == "open" && !ft)
         Die("--workload=open applies to --topo=fattree only");
@@ -362,6 +475,8 @@ static Opts Parse(int argc, char** argv)
         o.redKmax = std::min(4 * o.ecnK, o.bufferPkts);
     if (o.aqm == "red" && (o.redKmax <= o.ecnK || o.redKmax > o.bufferPkts))
         Die("--red-kmax must be above --ecn-k and at most --buffer");
+    if (o.routing != "table" && o.routing != "global")
+        Die("unknown routing '" + o.routing + "' (table, global)");
     if (o.ecmp != "flowhash" && o.ecmp != "none")
         Die("unknown ecmp '" + o.ecmp + "' (flowhash, none)");
     /* An option the topology or workload does not use is a mistake. */
@@ -386,6 +501,8 @@ static Opts Parse(int argc, char** argv)
 
 struct Result
 {
+    double jainMean = 0, jainMin = 0, convMean = 0, convMax = 0; /* joinleave */
+    uint32_t unconv = 0;
     double util = 0, rttP50 = 0, rttP99 = 0, qP50 = 0, qP99 = 0, qMax = 0;
     uint64_t drops = 0, marks = 0;
     double jain = 0, slowest = 0, fctMs = 0, idealMs = 0;
@@ -397,6 +514,7 @@ struct Result
     uint64_t repaths = 0;
     uint64_t rtos = 0;
     uint64_t ctlDrops = 0; /* drops of packets without payload */
+    uint64_t hostDrops = 0; /* drops in the hosts' NIC queues (not in drops) */
     double minCwndPkts = 0;
     std::vector<double> slow[5]; /* open-loop slowdowns by SizeBucket() */
 };
@@ -483,12 +601,26 @@ static size_t g_nFlows; /* flows of the last run */
 static uint64_t g_rtos;        /* entries into CA_LOSS: retransmit timeouts */
 static uint32_t g_minCwndBytes;
 
+static size_t g_nDone;   /* flows complete */
+/* joinleave: bytes each flow delivered in each millisecond. */
+static std::vector<std::vector<uint64_t>> g_bins;
+static bool g_stopWhenDone; /* incast: the run ends with its last flow */
 static void FlowRx(uint32_t i, Ptr<const Packet> p, const Address&)
 {
     OpenFlow& f = (*g_flows)[i];
     f.rx += p->GetSize();
-    if (!f.fctS && f.rx >= f.bytes)
+    if (!g_bins.empty())
+    {
+        size_t b = (size_t)(Simulator::Now().GetSeconds() * 1e3);
+        if (b < g_bins[i].size())
+            g_bins[i][b] += p->GetSize();
+    }
+    if (!f.fctS && f.bytes && f.rx >= f.bytes)
+    {
         f.fctS = Simulator::Now().GetSeconds() - f.startS;
+        if (++g_nDone == g_nFlows && g_stopWhenDone)
+            Simulator::Stop();
+    }
 }
 static void CongStateTrace(TcpSocketState::TcpCongState_t, TcpSocketState::TcpCongState_t v)
 {
@@ -725,9 +857,13 @@ static Result RunOne(const Opts& o, const std::string& cc)
         }
         else
         {
-            senders = ftHosts;
-            for (uint32_t i = 0; i < H; i++)
+            /* --hosts=n: n flows from every H/n-th host (all H by
+             * default), each to the host half the tree away. */
+            for (uint32_t i = 0; i < H; i += H / o.hosts)
+            {
+                senders.Add(ftHosts.Get(i));
                 receivers.Add(ftHosts.Get((i + H / 2) % H));
+            }
         }
     }
     else
@@ -800,6 +936,7 @@ static Result RunOne(const Opts& o, const std::string& cc)
      * that only send (their queues hold ACKs; a 5000:1 incast has 5000). */
     std::vector<size_t> sampled;
     std::vector<Ipv4Address> recvAddr(nRecv);
+    std::vector<Ptr<QueueDisc>> hostQ;
     std::map<Ptr<Node>, Ipv4Address> hostAddr;
     std::map<Ptr<Node>, std::vector<FlowHashEcmp::Up>> leafUps;
     std::map<Ptr<Node>, std::vector<Ipv4Address>> leafHosts;
@@ -809,6 +946,14 @@ static Result RunOne(const Opts& o, const std::string& cc)
                 return true;
         return false;
     };
+    /* Both ends of every link: node, interface, address. */
+    struct End
+    {
+        Ptr<Node> a, b;
+        uint32_t ifA, ifB;
+        Ipv4Address addrA, addrB;
+    };
+    std::vector<End> ends;
     PointToPointHelper access;
     {
         std::ostringstream ar;
@@ -840,9 +985,13 @@ static Result RunOne(const Opts& o, const std::string& cc)
             core.push_back(multi);
         }
         else
-            hostTc.Install(d.Get(1)); /* a host's NIC: never marks */
+            hostQ.push_back(hostTc.Install(d.Get(1)).Get(0)); /* a host's NIC: never marks */
         Ipv4InterfaceContainer ifc = addr.Assign(d);
         addr.NewNetwork();
+        ends.push_back({l.first, l.second,
+                        (uint32_t)l.first->GetObject<Ipv4>()->GetInterfaceForDevice(d.Get(0)),
+                        (uint32_t)l.second->GetObject<Ipv4>()->GetInterfaceForDevice(d.Get(1)),
+                        ifc.GetAddress(0), ifc.GetAddress(1)});
         if ((o.topo == "leafspine" && isSpine(l.second)) || (ft && bothSwitch))
             leafUps[l.first].push_back(
                 {(uint32_t)l.first->GetObject<Ipv4>()->GetInterfaceForDevice(d.Get(0)),
@@ -863,7 +1012,73 @@ static Result RunOne(const Opts& o, const std::string& cc)
                 leafHosts[switches.Get(o.k * half + h / (half * half) * half + a)].push_back(
                     hostAddr[ftHosts.Get(h)]);
         }
-    Ipv4GlobalRoutingHelper::PopulateRoutingTables();
+    std::map<Ptr<Node>, Ptr<TableRouting>> table;
+    if (o.routing == "global")
+        Ipv4GlobalRoutingHelper::PopulateRoutingTables();
+    else
+    {
+        /* Every node's neighbours: (neighbour, own interface, the
+         * neighbour's address on the link). */
+        std::map<Ptr<Node>, std::vector<std::tuple<Ptr<Node>, uint32_t, Ipv4Address>>> adj;
+        for (auto& e : ends)
+        {
+            adj[e.a].push_back({e.b, e.ifA, e.addrB});
+            adj[e.b].push_back({e.a, e.ifB, e.addrA});
+        }
+        for (auto& [n, nb] : adj)
+        {
+            Ptr<TableRouting> t = CreateObject<TableRouting>();
+            for (auto& e : ends)
+            {
+                if (e.a == n)
+                    t->own.insert(e.addrA.Get());
+                if (e.b == n)
+                    t->own.insert(e.addrB.Get());
+            }
+            if (!isSwitch.count(n))
+            {
+                /* A host: everything up its one link. */
+                t->hasDefault = true;
+                t->deflt = {std::get<1>(nb[0]), std::get<2>(nb[0])};
+            }
+            else
+            {
+                /* A switch: breadth first from it, each node reached
+                 * through the first of its neighbours that reaches it
+                 * (hosts do not forward); a route to every host. */
+                std::map<Ptr<Node>, size_t> via;
+                std::vector<Ptr<Node>> fifo;
+                for (size_t i = 0; i < nb.size(); i++)
+                    if (!via.count(std::get<0>(nb[i])))
+                    {
+                        via[std::get<0>(nb[i])] = i;
+                        fifo.push_back(std::get<0>(nb[i]));
+                    }
+                via[n] = 0;
+                for (size_t q = 0; q < fifo.size(); q++)
+                {
+                    Ptr<Node> x = fifo[q];
+                    if (!isSwitch.count(x))
+                    {
+                        auto hit = hostAddr.find(x);
+                        if (hit != hostAddr.end())
+                            t->routes[hit->second.Get()] = {std::get<1>(nb[via[x]]),
+                                                            std::get<2>(nb[via[x]])};
+                        continue;
+                    }
+                    for (auto& y : adj[x])
+                        if (!via.count(std::get<0>(y)))
+                        {
+                            via[std::get<0>(y)] = via[x];
+                            fifo.push_back(std::get<0>(y));
+                        }
+                }
+            }
+            t->SetIpv4(n->GetObject<Ipv4>());
+            n->GetObject<Ipv4>()->SetRoutingProtocol(t);
+            table[n] = t;
+        }
+    }
     FlowHashEcmp::s_routed = 0;
     if ((o.topo == "leafspine" || ft) && o.ecmp == "flowhash")
         for (auto& [leaf, ups] : leafUps)
@@ -873,8 +1088,14 @@ static Result RunOne(const Opts& o, const std::string& cc)
             for (auto& a : leafHosts[leaf])
                 e->local.insert(a.Get());
             e->salt = ft ? o.seed ^ (leaf->GetId() * 0x9e3779b9U) : o.seed;
-            DynamicCast<Ipv4ListRouting>(leaf->GetObject<Ipv4>()->GetRoutingProtocol())
-                ->AddRoutingProtocol(e, 10);
+            if (o.routing == "global")
+                DynamicCast<Ipv4ListRouting>(leaf->GetObject<Ipv4>()->GetRoutingProtocol())
+                    ->AddRoutingProtocol(e, 10);
+            else
+            {
+                e->SetIpv4(leaf->GetObject<Ipv4>());
+                table[leaf]->ecmp = e;
+            }
         }
 
     std::vector<uint64_t> drops(2, 0), marks(1, 0);
@@ -896,7 +1117,8 @@ static Result RunOne(const Opts& o, const std::string& cc)
 
     bool incast = o.workload == "incast";
     double endS = incast ? 1.0 : open ? kOpenCap * o.durationMs / 1e3 : o.durationMs / 1e3;
-    double warm = incast ? 0 : o.durationMs / 1e3 / 5;
+    bool jl = o.workload == "joinleave";
+    double warm = incast || jl ? 0 : o.durationMs / 1e3 / 5;
     g_rttFromS = warm;
     /* Open-loop: the queue and RTT while flows arrive, not the drain. */
     g_rttToS = open ? o.durationMs / 1e3 : 1e30;
@@ -928,10 +1150,17 @@ static Result RunOne(const Opts& o, const std::string& cc)
             f.dst = rcv(i);
             f.bytes = incast ? (uint64_t)o.incastKb * 1024 : 0;
             f.startS = (incast ? 10 : 10 + i) * 1e-6;
+            /* joinleave: flow i joins at i steps and (but flow 0) leaves
+             * at 2N-1-i steps: one more flow every step, then one fewer. */
+            if (jl)
+                f.startS = i * o.stepMs * 1e-3 + (i ? 0 : 10e-6);
             flows.push_back(f);
         }
     g_flows = &flows;
     g_nFlows = flows.size();
+    g_nDone = 0;
+    g_stopWhenDone = incast;
+    g_bins.assign(jl ? flows.size() : 0, std::vector<uint64_t>((size_t)std::ceil(o.durationMs), 0));
     std::vector<Ptr<PacketSink>> sinks;
     bool dcqcn = cc == "dcqcn";
     bool plbOn = o.plb && (o.topo == "leafspine" || ft);
@@ -947,7 +1176,7 @@ static Result RunOne(const Opts& o, const std::string& cc)
         sa.Start(Seconds(open ? std::max(0.0, f.startS - 1e-6) : 0));
         Ptr<PacketSink> sink = DynamicCast<PacketSink>(sa.Get(0));
         sinks.push_back(sink);
-        if (open)
+        if (open || incast || jl)
             sink->TraceConnectWithoutContext("Rx", MakeBoundCallback(&FlowRx, i));
         BulkSendHelper bh("ns3::TcpSocketFactory", InetSocketAddress(ra, port));
         bh.SetAttribute("MaxBytes", UintegerValue(f.bytes));
@@ -968,6 +1197,14 @@ static Result RunOne(const Opts& o, const std::string& cc)
             if (dcqcn)
                 so->TraceConnectWithoutContext("Rx", MakeCallback(&TcpDcqcnModel::SegmentReceived));
         });
+        if (jl && i)
+            /* Leaving: the connection is reset (a close would first send
+             * the 4 MB the socket holds). */
+            Simulator::Schedule(Seconds((2 * o.hosts - 1 - i) * o.stepMs * 1e-3), [app]() {
+                Ptr<Socket> so = app->GetSocket();
+                if (so)
+                    SockReset::Reset(DynamicCast<TcpSocketBase>(so));
+            });
     }
 
     /* Queue samples every 2 us at every switch port; the busiest port's. */
@@ -996,19 +1233,7 @@ static Result RunOne(const Opts& o, const std::string& cc)
     std::vector<double> fct(o.hosts, 0);
     uint64_t want = (uint64_t)o.incastKb * 1024;
     std::vector<uint64_t> rxAtWarm(o.hosts, 0);
-    std::function<void()> poll = [&]() {
-        bool all = true;
-        for (uint32_t i = 0; i < o.hosts; i++)
-        {
-            if (!fct[i] && sinks[i]->GetTotalRx() >= want)
-                fct[i] = Simulator::Now().GetSeconds() - 10e-6;
-            all = all && fct[i];
-        }
-        if (all)
-            Simulator::Stop();
-        else
-            Simulator::Schedule(MicroSeconds(5), poll);
-    };
+    /* (FlowRx stops the run at the last byte of the last flow.) */
     /* Open-loop: done when every flow is (or at the cap, endS). */
     std::function<void()> pollOpen = [&]() {
         size_t n = 0;
@@ -1021,8 +1246,6 @@ static Result RunOne(const Opts& o, const std::string& cc)
     };
     if (open)
         Simulator::Schedule(Seconds(o.durationMs / 1e3), pollOpen);
-    else if (incast)
-        Simulator::Schedule(MicroSeconds(5), poll);
     else
         Simulator::Schedule(Seconds(warm), [&]() {
             for (uint32_t i = 0; i < o.hosts; i++)
@@ -1051,6 +1274,7 @@ static Result RunOne(const Opts& o, const std::string& cc)
         double last = 0;
         for (uint32_t i = 0; i < o.hosts; i++)
         {
+            fct[i] = flows[i].fctS;
             r.done += fct[i] > 0;
             last = std::max(last, fct[i] > 0 ? fct[i] : simEnd);
             tput.push_back(want * 8.0 / std::max(fct[i] > 0 ? fct[i] : simEnd, 1e-9));
@@ -1072,6 +1296,82 @@ static Result RunOne(const Opts& o, const std::string& cc)
         }
         r.util = bytes * 8 / (lineBps * H * std::min(simEnd, o.durationMs / 1e3));
     }
+    else if (jl)
+    {
+        /* Jain's index of the flows active for the whole of each 1 ms
+         * (joined at or before its start, not left before its end); the
+         * bins with two flows or more.  Convergence: from each join or
+         * leave to the end of the first bin whose index is 0.9 or more. */
+        size_t nb = g_bins.empty() ? 0 : g_bins[0].size();
+        uint32_t N = o.hosts;
+        auto joinMs = [&](uint32_t i) { return (double)i * o.stepMs; };
+        auto leaveMs = [&](uint32_t i) { return i ? (2.0 * N - 1 - i) * o.stepMs : 1e30; };
+        std::vector<double> jain(nb, -1);
+        double sumJ = 0, minJ = 1, tot = 0, slow = 1;
+        uint32_t nJ = 0;
+        std::ofstream ts;
+        if (!o.dump.empty())
+            ts.open(o.dump + "-" + cc + ".jl");
+        for (size_t b = 0; b < nb; b++)
+        {
+            double s1 = 0, s2 = 0, lo = 1e300;
+            uint32_t act = 0;
+            for (uint32_t i = 0; i < N; i++)
+                if (joinMs(i) <= b && leaveMs(i) >= b + 1)
+                {
+                    double x = g_bins[i][b];
+                    s1 += x;
+                    s2 += x * x;
+                    lo = std::min(lo, x);
+                    act++;
+                }
+            tot += s1;
+            if (act >= 2)
+            {
+                jain[b] = s2 > 0 ? s1 * s1 / (act * s2) : 0;
+                sumJ += jain[b];
+                minJ = std::min(minJ, jain[b]);
+                slow = std::min(slow, s1 > 0 ? lo / (s1 / act) : 0);
+                nJ++;
+            }
+            if (ts.is_open())
+            {
+                ts << b + 1 << " " << jain[b] << " " << act;
+                for (uint32_t i = 0; i < N; i++)
+                    ts << " " << g_bins[i][b] * 8.0 / 1e6; /* Gbit/s over 1 ms */
+                ts << "\n";
+            }
+        }
+        r.util = tot * 8 / (lineBps * nb * 1e-3);
+        r.jainMean = nJ ? sumJ / nJ : 0;
+        r.jainMin = nJ ? minJ : 0;
+        r.jain = r.jainMean;
+        r.slowest = nJ ? slow : 0; /* the lowest share of any 1 ms */
+        std::vector<double> ev;
+        for (uint32_t i = 1; i < N; i++)
+            ev.push_back(joinMs(i));
+        for (uint32_t i = N - 1; i >= 2; i--)
+            ev.push_back(leaveMs(i)); /* the last leave leaves one flow */
+        double sumC = 0;
+        for (double t : ev)
+        {
+            double c = -1;
+            for (size_t b = (size_t)t; b < nb && b < t + o.stepMs; b++)
+                if (jain[b] >= 0.9)
+                {
+                    c = b + 1 - t;
+                    break;
+                }
+            if (c < 0)
+            {
+                r.unconv++;
+                c = o.stepMs;
+            }
+            sumC += c;
+            r.convMax = std::max(r.convMax, c);
+        }
+        r.convMean = ev.empty() ? 0 : sumC / ev.size();
+    }
     else
     {
         double total = 0;
@@ -1083,7 +1383,7 @@ static Result RunOne(const Opts& o, const std::string& cc)
         }
         /* The bottleneck carries all flows (dumbbell L-R, the last leaf's
          * downlinks on a leaf-spine: their sum is hosts x rate there). */
-        double cap = ft ? lineBps * H
+        double cap = ft ? lineBps * o.hosts
                      : o.topo != "leafspine" ? lineBps
                                              : lineBps * std::min<uint32_t>(nRecv, o.spines);
         r.util = total / cap;
@@ -1095,8 +1395,9 @@ static Result RunOne(const Opts& o, const std::string& cc)
         s2 += t * t;
         mn = std::min(mn, t);
     }
-    r.jain = s2 > 0 ? s * s / (tput.size() * s2) : 0;
-    r.slowest = s > 0 ? mn / (s / tput.size()) : 0;
+    r.jain = jl ? r.jainMean : s2 > 0 ? s * s / (tput.size() * s2) : 0;
+    if (!jl)
+        r.slowest = s > 0 ? mn / (s / tput.size()) : 0;
     r.rttP50 = Pct(g_rtt, 50);
     r.rttP99 = Pct(g_rtt, 99);
     size_t busiest = 0;
@@ -1127,6 +1428,8 @@ static Result RunOne(const Opts& o, const std::string& cc)
     r.repaths = DccPlbRun::s_repaths;
     r.drops = drops[0];
     r.ctlDrops = drops[1];
+    for (auto& q : hostQ)
+        r.hostDrops += q->GetStats().nTotalDroppedPackets;
     r.marks = marks[0];
     if (cc == "swift")
         r.minCwndMpkt = TcpSwiftModel::MinCwndMpkt();
@@ -1139,6 +1442,7 @@ int main(int argc, char** argv)
     Opts o = Parse(argc, argv);
     bool incast = o.workload == "incast";
     bool open = o.workload == "open";
+    bool jl = o.workload == "joinleave";
     bool multi = o.topo == "leafspine" || o.topo == "fattree";
     if (o.topo == "leafspine")
         printf("# leaf-spine: %u leaves, %u spines, ECMP %s, PLB %s; core_over: share of time a "
@@ -1172,6 +1476,12 @@ int main(int argc, char** argv)
         printf("# slowdown = completion (sink) / ideal (handshake + path + bytes at line rate); "
                "p50/p99 per flow-size bucket (bytes)\n");
     }
+    else if (jl)
+        printf("# joinleave: flow i joins at i x %g ms, flows N-1..1 leave one a step after the "
+               "last join, %g ms in all; jain: mean over 1 ms bins with 2 flows or more, jain_min "
+               "the lowest, slowest: the lowest flow / mean of any such 1 ms; conv_ms: mean (and max) time from a join or leave to the end of the "
+               "first 1 ms whose index is >= 0.9; unconv: events that never reached it within the step\n",
+               o.stepMs, o.durationMs);
     else
         printf("# bulk: %g ms simulated, first 20%% not measured\n", o.durationMs);
     if (open)
@@ -1188,6 +1498,8 @@ int main(int argc, char** argv)
                "q_p50", "q_p99", "q_max", "drops", "marks", "jain", "slowest");
         if (incast)
             printf(" %8s %8s %9s %5s %7s", "fct_ms", "ideal", "done", "rtos", "min_cw");
+        if (jl)
+            printf(" %8s %8s %8s %6s", "jain_min", "conv_ms", "conv_max", "unconv");
         if (multi)
             printf(" %9s %7s", "core_over", "repaths");
         printf(" %7s %7s %9s %9s\n", "wall_s", "cpu_s", "events", "ev/s");
@@ -1224,6 +1536,9 @@ int main(int argc, char** argv)
             printf("%-15s %6.3f %8.1f %8.1f %8.1f %8.1f %8.1f %7lu %7lu %6.3f %7.3f", cc.c_str(),
                    r.util, r.rttP50, r.rttP99, r.qP50, r.qP99, r.qMax, (unsigned long)r.drops,
                    (unsigned long)r.marks, r.jain, r.slowest);
+            if (jl)
+                printf(" %8.3f %8.2f %8.2f %3u/%-2u", r.jainMin, r.convMean, r.convMax, r.unconv,
+                       2 * o.hosts - 3);
             if (incast)
             {
                 char done[32];
@@ -1241,6 +1556,9 @@ int main(int argc, char** argv)
         if (r.ctlDrops)
             printf("#   %s: %lu of the %lu drops were packets without payload (ACKs, SYNs)\n",
                    cc.c_str(), (unsigned long)r.ctlDrops, (unsigned long)r.drops);
+        if (r.hostDrops)
+            printf("#   %s: %lu more drops in the hosts' own NIC queues (1000-packet FIFOs)\n",
+                   cc.c_str(), (unsigned long)r.hostDrops);
         fflush(stdout);
     }
     printf("# rtt in us (%s); q in us of the busiest switch port at line rate%s\n",

@@ -9,7 +9,10 @@
 #   INCASTS  incast fan-ins at 100 Gbit/s
 #   Q95_MS   95 %-load arrival window at 10 Gbit/s (100 Gbit/s: a tenth,
 #            rounded up to whole ms)
-#   SCEN     which scenarios: fct incast q95
+#   PLB_SEEDS  seeds (ECMP hash salts) of the fat-tree PLB off/on runs
+#   PLB_MS   their simulated time
+#   JL_STEP  joinleave: ms between one flow joining (or leaving) and the next
+#   SCEN     which scenarios: fct incast q95 plb jl
 set -euo pipefail
 cd "$(dirname "$0")"
 SIM=build/dccsim
@@ -18,7 +21,10 @@ FCT_MS=${FCT_MS:-10}
 LOADS=${LOADS:-30 50 70}
 INCASTS=${INCASTS:-10 100 1000}
 Q95_MS=${Q95_MS:-5}
-SCEN=${SCEN:-fct incast q95}
+PLB_SEEDS=${PLB_SEEDS:-1 2 3 4 5}
+PLB_MS=${PLB_MS:-10}
+JL_STEP=${JL_STEP:-5}
+SCEN=${SCEN:-fct incast q95 plb jl}
 CCS=${CCS:-swift,timely,dcqcn,dctcp,cubic,bbr}
 mkdir -p "$OUT"
 t0=$(date +%s)
@@ -44,7 +50,23 @@ for s in $SCEN; do
 				--buffer=$((r == 100 ? 2000 : 600)) --duration="$ms" --cc="$CCS" \
 				--dump="$OUT/q95-$r" | tee "$OUT/q95-$r.txt"
 		done ;;
-	*) echo "figures.sh: unknown scenario $s (fct incast q95)" >&2; exit 2 ;;
+	plb)
+		# ECMP collisions: 8 swift flows on a k=4 fat-tree (two per pod,
+		# each to the host half the tree away), half the core's capacity:
+		# a collision-free placement exists, the hash finds it or not.
+		echo "== fat-tree k=4, 10 Gbit/s, 8 swift flows, $PLB_MS ms, PLB off and on"
+		for seed in $PLB_SEEDS; do
+			for plb in off on; do
+				echo "# seed $seed PLB $plb"
+				$SIM -q --topo=fattree --k=4 --hosts=8 --duration="$PLB_MS" --cc=swift \
+					--seed="$seed" --plb=$plb
+			done
+		done | tee "$OUT/plb-fattree8.txt" ;;
+	jl)
+		echo "== 10 Gbit/s dumbbell, 4 flows joining and leaving $JL_STEP ms apart"
+		$SIM --topo=dumbbell --workload=joinleave --hosts=4 --step="$JL_STEP" \
+			--cc="$CCS,timely-patched" --dump="$OUT/jl" | tee "$OUT/joinleave.txt" ;;
+	*) echo "figures.sh: unknown scenario $s (fct incast q95 plb jl)" >&2; exit 2 ;;
 	esac
 done
 echo "sim: figure scenarios in $(( $(date +%s) - t0 )) s of wall time"

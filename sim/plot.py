@@ -130,8 +130,77 @@ def q95():
     print(f"plot: {OUT}/q95.png")
 
 
+def joinleave():
+    files = sorted(glob.glob(f"{OUT}/jl-*.jl"))
+    if not files:
+        return
+    fig, ax = plt.subplots(2, 4, figsize=(18, 7), squeeze=False)
+    panels = iter(ax.flat[1:])
+    for f in files:
+        cc = f[len(f"{OUT}/jl-"):-3]
+        rows = [list(map(float, l.split())) for l in open(f)]
+        t = [r[0] for r in rows]
+        ax[0][0].plot([x for x, r in zip(t, rows) if r[1] >= 0], [r[1] for r in rows if r[1] >= 0],
+                      ".-", label=cc, color=COLOR.get(cc))
+        a = next(panels, None)
+        if a is None:
+            continue
+        for i in range(3, len(rows[0])):
+            a.step(t, [r[i] for r in rows], where="pre", label=f"flow {i - 3}")
+        a.set_title(f"{cc}: each flow (Gbit/s per 1 ms)")
+        a.set_xlabel("ms")
+        a.grid(True, alpha=0.3)
+    ax[0][0].set_title("Jain's index per 1 ms (2 flows or more)")
+    ax[0][0].set_xlabel("ms")
+    ax[0][0].grid(True, alpha=0.3)
+    ax[0][0].legend(fontsize=7)
+    ax[0][1].legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(f"{OUT}/joinleave.png", dpi=110)
+    print(f"plot: {OUT}/joinleave.png")
+
+
+def plb():
+    """Tables of plb-*.txt: '# seed S PLB off|on' before each run."""
+    files = sorted(glob.glob(f"{OUT}/plb-*.txt"))
+    if not files:
+        return
+    fig, ax = plt.subplots(len(files), 3, figsize=(15, 3.6 * len(files)), squeeze=False)
+    for j, f in enumerate(files):
+        runs, key = {}, None
+        head = None
+        for line in open(f):
+            m = re.match(r"# seed (\d+) PLB (on|off)", line)
+            if m:
+                key = (int(m.group(1)), m.group(2))
+            elif line.startswith("cc "):
+                head = line.split()
+            elif key and head and line.startswith("swift"):
+                runs[key] = dict(zip(head, line.split()))
+        seeds = sorted({s for s, _ in runs})
+        for c, (col, title) in enumerate([("core_over", "share of time a core port > 25 us"),
+                                          ("util", "utilization of the flows' host links"),
+                                          ("slowest", "slowest flow / mean")]):
+            a = ax[j][c]
+            for k, plb_ in enumerate(("off", "on")):
+                a.bar([s + (k - 0.5) * 0.38 for s in seeds],
+                      [float(runs.get((s, plb_), {}).get(col, "nan")) for s in seeds], 0.38,
+                      label=f"PLB {plb_}", color="C3" if plb_ == "off" else "C0")
+            a.set_xticks(seeds)
+            a.set_xlabel("seed (ECMP hash salt)")
+            a.set_title(f"{os.path.basename(f)[:-4]}: {title}", fontsize=9)
+            a.set_ylim(0, 1.05)
+            a.grid(True, axis="y", alpha=0.3)
+        ax[j][0].legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(f"{OUT}/plb.png", dpi=110)
+    print(f"plot: {OUT}/plb.png")
+
+
 if __name__ == "__main__":
     os.makedirs(OUT, exist_ok=True)
     fct()
     incast()
     q95()
+    joinleave()
+    plb()

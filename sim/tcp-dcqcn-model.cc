@@ -164,6 +164,14 @@ TcpDcqcnModel::Init(Ptr<TcpSocketState> tcb)
 {
     struct dcqcn_params p;
 
+    /* TCP_CONG_NEEDS_ECN: ECN negotiated by every connection, and its
+     * SYNs and pure ACKs sent ECT as Linux sends them for such a cc
+     * (tcp_ecn_send_syn(), tcp_ecn_send()).  ns-3's RFC 3168 mode sends
+     * them non-ECT, and RED drops them where it marks data; its RFC 8257
+     * mode (DctcpEcn) sends them ECT.  The ECE echo stays the model's
+     * own (CwndEvent). */
+    tcb->m_useEcn = TcpSocketState::On;
+    tcb->m_ecnMode = TcpSocketState::DctcpEcn;
     dcc_linerate_init(&m_impl->lr);
     ParamsNow(&p, &m_impl->lr, SrttUs(), tcb->m_segmentSize);
     dcqcn_state_init(&m_impl->s, &p, p.max_rate_bytes_ps, NowUs());

@@ -222,12 +222,14 @@ TcpSwiftModel::CongestionStateSet(Ptr<TcpSocketState> tcb,
          * unless the connection was already recovering. */
         if (swift_on_rto(&m_impl->s, &g_swift_p, NowUs(), SrttUs(),
                          old != TcpSocketState::CA_LOSS &&
-                             old != TcpSocketState::CA_RECOVERY))
+                             old != TcpSocketState::CA_RECOVERY,
+                         SWIFT_DEF_delack_guard_us))
             Apply(tcb);
         return;
     }
     if (newState == TcpSocketState::CA_RECOVERY && old != TcpSocketState::CA_RECOVERY &&
-        swift_on_fast_recovery(&m_impl->s, &g_swift_p, NowUs(), SrttUs()))
+        swift_on_fast_recovery(&m_impl->s, &g_swift_p, NowUs(), SrttUs(),
+                               SWIFT_DEF_delack_guard_us))
         Apply(tcb);
 }
 

@@ -397,6 +397,52 @@ static void test_random_vs_model(void **state)
 	}
 }
 
+/*
+ * The bytes a port sent between two records, 1 ms apart: 4 connections
+ * share a port of B that runs at 90 % without a queue, each sending
+ * 22.5 %.  With the port's counter in the records (the router fills it)
+ * that is what is read: 90 %.  The derivation from the connection's own
+ * rate read 22.5 %, so each of the 4 sized its window to fill the port
+ * alone.
+ */
+static void test_tx_counter(void **state)
+{
+	u64 b = GBPS(100), own = b * 225 / 1000;
+	u32 d_us = 1000, full = (u32)(b / 1000);
+
+	(void)state;
+	assert_int_equal(hpcc_tx_bytes(5000, 5000 + full * 9 / 10, 0, 0, b,
+				       own, d_us), full * 9 / 10);
+	/* The counter wraps (the low 32 bits count). */
+	assert_int_equal(hpcc_tx_bytes(0xfffffff0ULL, 0x100000010ULL, 0, 0, b,
+				       own, d_us), 0x20);
+	/* It is the port's word, queue or not. */
+	assert_int_equal(hpcc_tx_bytes(0, full / 2, 3000, 3000, b, own, d_us),
+			 full / 2);
+}
+
+/* Without a counter in both records: derived. */
+static void test_tx_derived(void **state)
+{
+	u64 b = GBPS(100), own = b * 225 / 1000;
+	u32 d_us = 1000, full = (u32)(b / 1000);
+
+	(void)state;
+	/* A queue in both records: busy, at B. */
+	assert_int_equal(hpcc_tx_bytes(HPCC_TX_NA, HPCC_TX_NA, 1500, 3000, b,
+				       own, d_us), full);
+	/* One record without a queue: the own rate, a lower bound. */
+	assert_int_equal(hpcc_tx_bytes(HPCC_TX_NA, HPCC_TX_NA, 0, 3000, b,
+				       own, d_us), (u32)(own / 1000));
+	assert_int_equal(hpcc_tx_bytes(7, HPCC_TX_NA, 3000, 0, b, own, d_us),
+			 (u32)(own / 1000));
+	/* Never above B; no line rate, nothing. */
+	assert_int_equal(hpcc_tx_bytes(HPCC_TX_NA, 7, 0, 0, b, 2 * b, d_us),
+			 full);
+	assert_int_equal(hpcc_tx_bytes(HPCC_TX_NA, HPCC_TX_NA, 0, 0, 0, own,
+				       d_us), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -411,6 +457,8 @@ int main(void)
 		cmocka_unit_test(test_wraps),
 		cmocka_unit_test(test_extremes),
 		cmocka_unit_test(test_random_vs_model),
+		cmocka_unit_test(test_tx_counter),
+		cmocka_unit_test(test_tx_derived),
 	};
 
 	return cmocka_run_group_tests_name("dcc_hpcc", tests, NULL, NULL);

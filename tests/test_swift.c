@@ -542,17 +542,17 @@ static void test_decrease_gate_shared(void **state)
 
 	(void)state;
 	init_state(&s, &p, 64 << 16, DEFAULT_HOPS, 0);
-	assert_true(swift_on_fast_recovery(&s, &p, 100, 50));
+	assert_true(swift_on_fast_recovery(&s, &p, 100, 50, 0));
 	assert_int_equal(s.fcwnd_fx, 32 << 16);
 	assert_int_equal(ack(&s, &p, 120, 50, 1, 50), 0);
 	assert_int_equal(s.fcwnd_fx, 32 << 16);
 	assert_int_equal(ack(&s, &p, 150, 50, 1, 50), SWIFT_ACT_FDEC);
 	assert_int_equal(s.fcwnd_fx, 16 << 16);
-	assert_false(swift_on_fast_recovery(&s, &p, 199, 50));
+	assert_false(swift_on_fast_recovery(&s, &p, 199, 50, 0));
 	assert_int_equal(s.fcwnd_fx, 16 << 16);
-	assert_false(swift_on_rto(&s, &p, 199, 50, false));
+	assert_false(swift_on_rto(&s, &p, 199, 50, false, 0));
 	assert_int_equal(s.fcwnd_fx, 16 << 16);
-	assert_true(swift_on_rto(&s, &p, 200, 50, false));
+	assert_true(swift_on_rto(&s, &p, 200, 50, false, 0));
 	assert_int_equal(s.fcwnd_fx, 8 << 16);
 }
 
@@ -905,7 +905,7 @@ static void test_clamps(void **state)
 	assert_int_equal(s.fcwnd_fx, p.min_cwnd_fx);
 	assert_near(PKTS(s.fcwnd_fx), 0.001, ULP);
 	/* Loss cuts at the floor stay at the floor. */
-	assert_true(swift_on_fast_recovery(&s, &p, now += 10, 10));
+	assert_true(swift_on_fast_recovery(&s, &p, now += 10, 10, 0));
 	assert_int_equal(s.fcwnd_fx, p.min_cwnd_fx);
 
 	/* Increase at the ceiling stays at the ceiling. */
@@ -1247,19 +1247,19 @@ static void test_rto(void **state)
 	(void)state;
 	/* Three RTOs one RTT apart: halve, halve, min_cwnd. */
 	init_state(&s, &p, 64 << 16, DEFAULT_HOPS, 0);
-	assert_true(swift_on_rto(&s, &p, 1000, 100, false));
+	assert_true(swift_on_rto(&s, &p, 1000, 100, false, 0));
 	assert_int_equal(s.fcwnd_fx, 32 << 16);
-	assert_true(swift_on_rto(&s, &p, 1100, 100, false));
+	assert_true(swift_on_rto(&s, &p, 1100, 100, false, 0));
 	assert_int_equal(s.fcwnd_fx, 16 << 16);
-	assert_true(swift_on_rto(&s, &p, 1200, 100, false));
+	assert_true(swift_on_rto(&s, &p, 1200, 100, false, 0));
 	assert_int_equal(s.fcwnd_fx, p.min_cwnd_fx);
 
 	/* A second RTO within the RTT does not cut, but it counts. */
 	init_state(&s, &p, 64 << 16, DEFAULT_HOPS, 0);
-	assert_true(swift_on_rto(&s, &p, 1000, 100, false));
-	assert_false(swift_on_rto(&s, &p, 1050, 100, false));
+	assert_true(swift_on_rto(&s, &p, 1000, 100, false, 0));
+	assert_false(swift_on_rto(&s, &p, 1050, 100, false, 0));
 	assert_int_equal(s.fcwnd_fx, 32 << 16);
-	assert_true(swift_on_rto(&s, &p, 1060, 100, false));
+	assert_true(swift_on_rto(&s, &p, 1060, 100, false, 0));
 	assert_int_equal(s.fcwnd_fx, p.min_cwnd_fx);
 
 	/*
@@ -1270,24 +1270,24 @@ static void test_rto(void **state)
 	 * threshold when any such ACK came between the timeouts.)
 	 */
 	init_state(&s, &p, 64 << 16, DEFAULT_HOPS, 0);
-	swift_on_rto(&s, &p, 1000, 100, true);
+	swift_on_rto(&s, &p, 1000, 100, true, 0);
 	{
 		struct swift_ack a = { .now_us = 1050, .srtt_us = 100,
 				       .num_acked = 3 };
 
 		assert_int_equal(swift_on_ack(&s, &p, &a), 0);
-		swift_on_rto(&s, &p, 1100, 100, false);
+		swift_on_rto(&s, &p, 1100, 100, false, 0);
 		a.now_us = 1150;
 		assert_int_equal(swift_on_ack(&s, &p, &a), 0);
 		assert_int_equal(s.retx_cnt, 2);
 	}
-	assert_true(swift_on_rto(&s, &p, 1200, 100, false));
+	assert_true(swift_on_rto(&s, &p, 1200, 100, false, 0));
 	assert_int_equal(s.fcwnd_fx, p.min_cwnd_fx);
 
 	/* An ACK of the retransmit (timeouts cleared) resets the count... */
 	init_state(&s, &p, 64 << 16, DEFAULT_HOPS, 0);
-	swift_on_rto(&s, &p, 1000, 100, false);
-	swift_on_rto(&s, &p, 1100, 100, false);
+	swift_on_rto(&s, &p, 1000, 100, false, 0);
+	swift_on_rto(&s, &p, 1100, 100, false, 0);
 	{
 		struct swift_ack a = { .now_us = 1150, .srtt_us = 100,
 				       .num_acked = 1,
@@ -1297,17 +1297,17 @@ static void test_rto(void **state)
 	}
 	assert_int_equal(s.retx_cnt, 0);
 	assert_int_equal(s.fcwnd_fx, 16 << 16);
-	assert_true(swift_on_rto(&s, &p, 1200, 100, false));
+	assert_true(swift_on_rto(&s, &p, 1200, 100, false, 0));
 	assert_int_equal(s.fcwnd_fx, 8 << 16);
-	assert_true(swift_on_rto(&s, &p, 1300, 100, false));
+	assert_true(swift_on_rto(&s, &p, 1300, 100, false, 0));
 	assert_int_equal(s.fcwnd_fx, 4 << 16);
-	assert_true(swift_on_rto(&s, &p, 1400, 100, false));
+	assert_true(swift_on_rto(&s, &p, 1400, 100, false, 0));
 	assert_int_equal(s.fcwnd_fx, p.min_cwnd_fx);
 
 	/* ...an ACK of nothing new does not (nor does an ACK at all). */
 	init_state(&s, &p, 64 << 16, DEFAULT_HOPS, 0);
-	swift_on_rto(&s, &p, 1000, 100, false);
-	swift_on_rto(&s, &p, 1100, 100, false);
+	swift_on_rto(&s, &p, 1000, 100, false, 0);
+	swift_on_rto(&s, &p, 1100, 100, false, 0);
 	{
 		struct swift_ack a = { .now_us = 1150, .srtt_us = 100,
 				       .num_acked = 0, .has_delay = true,
@@ -1315,7 +1315,7 @@ static void test_rto(void **state)
 
 		swift_on_ack(&s, &p, &a);
 	}
-	assert_true(swift_on_rto(&s, &p, 1200, 100, false));
+	assert_true(swift_on_rto(&s, &p, 1200, 100, false, 0));
 	assert_int_equal(s.fcwnd_fx, p.min_cwnd_fx);
 
 	/* Other thresholds: 1 resets at once, 5 after five. */
@@ -1327,23 +1327,96 @@ static void test_rto(void **state)
 		m.retx_reset_threshold = 1;
 		q = build_params(&m);
 		init_state(&s, &q, 64 << 16, DEFAULT_HOPS, 0);
-		assert_true(swift_on_rto(&s, &q, 1000, 100, false));
+		assert_true(swift_on_rto(&s, &q, 1000, 100, false, 0));
 		assert_int_equal(s.fcwnd_fx, q.min_cwnd_fx);
 
 		m.retx_reset_threshold = 5;
 		q = build_params(&m);
 		init_state(&s, &q, 64 << 16, DEFAULT_HOPS, 0);
 		for (k = 0; k < 4; k++)
-			assert_true(swift_on_rto(&s, &q, 1000 + 100 * k, 100, false));
+			assert_true(swift_on_rto(&s, &q, 1000 + 100 * k, 100, false, 0));
 		assert_int_equal(s.fcwnd_fx, 4 << 16);
-		assert_true(swift_on_rto(&s, &q, 1400, 100, false));
+		assert_true(swift_on_rto(&s, &q, 1400, 100, false, 0));
 		assert_int_equal(s.fcwnd_fx, q.min_cwnd_fx);
 		/* The count saturates instead of wrapping to 0. */
 		for (k = 0; k < 600; k++)
-			swift_on_rto(&s, &q, 2000 + 100 * k, 100, false);
+			swift_on_rto(&s, &q, 2000 + 100 * k, 100, false, 0);
 		assert_int_equal(s.retx_cnt, 255);
 		assert_int_equal(s.fcwnd_fx, q.min_cwnd_fx);
 	}
+}
+
+/* The gap between the packets of a flow at its window, in ns, as paced. */
+static u64 paced_gap_ns(const struct swift_state *s,
+			const struct swift_params *p, u32 srtt_us)
+{
+	u32 rtt = swift_pacing_rtt_us(s, p, srtt_us);
+
+	return dcc_gap_ns(dcc_rate_from_window(swift_cwnd_fx(s), 1448, rtt,
+					       100), 1448);
+}
+
+/*
+ * A flow of a 256-to-1 incast through a 100-packet FIFO (the VM bed:
+ * path floor 274 us, every sample of the flow 9.5 ms of queue, srtt
+ * 12 ms) times out three times in a row.  The reset, and loss cuts in a
+ * row, must leave a window that still sends a packet at least every
+ * 30 ms (3/4 of delack_guard_us, the delay cuts' floor): at min_cwnd
+ * (0.001 packet, paced over the 9.5 ms its minimum RTT holds) it sent
+ * one every 9.5 s, and after a timeout no ACK gives a sample to grow on
+ * (Karn's rule) until the lost packets are all sent again: such flows
+ * finished 20 to 30 s after the rest.  Without an allowance the floor
+ * is min_cwnd scaled to the path (swift_min_fcwnd_fx()).
+ */
+static void test_rto_reset_floor(void **state)
+{
+	struct swift_params p = default_params(true);
+	struct swift_state s;
+	u32 srtt = 12000, k;
+	u64 now = 1000000;
+
+	(void)state;
+	init_state(&s, &p, 10 << 16, DEFAULT_HOPS, 0);
+	ack_floor_us = 274;
+	ack(&s, &p, now, srtt, 1, 9500);
+	ack_floor_us = 0;
+	assert_int_equal(s.min_rtt_us, 9500);
+	assert_int_equal(s.base_rtt_us, 274);
+	for (k = 0; k < 3; k++)
+		assert_true(swift_on_rto(&s, &p, now += 200000 << k, srtt,
+					 k == 0, 40000));
+	assert_true(s.fcwnd_fx < DCC_FX_ONE);
+	assert_true(paced_gap_ns(&s, &p, srtt) <= 30000000ULL);
+	assert_true(paced_gap_ns(&s, &p, srtt) >= 29000000ULL);
+	/* Further timeouts leave it there. */
+	assert_true(swift_on_rto(&s, &p, now += 2000000, srtt, false, 40000));
+	assert_true(paced_gap_ns(&s, &p, srtt) <= 30000000ULL);
+
+	/* Fast-recovery cuts one RTT apart stop at the same floor. */
+	init_state(&s, &p, 10 << 16, DEFAULT_HOPS, 0);
+	ack_floor_us = 274;
+	ack(&s, &p, now, srtt, 1, 9500);
+	ack_floor_us = 0;
+	for (k = 0; k < 20; k++)
+		swift_on_fast_recovery(&s, &p, now += srtt, srtt, 40000);
+	assert_true(s.fcwnd_fx < DCC_FX_ONE);
+	assert_true(paced_gap_ns(&s, &p, srtt) <= 30000000ULL);
+	/* And timeouts after them (the window is never raised). */
+	k = s.fcwnd_fx;
+	for (; s.retx_cnt < 3; now += srtt)
+		swift_on_rto(&s, &p, now, srtt, false, 40000);
+	assert_true(s.fcwnd_fx <= k);
+	assert_true(paced_gap_ns(&s, &p, srtt) <= 30000000ULL);
+
+	/* Without an allowance: min_cwnd scaled to the 274 us floor. */
+	init_state(&s, &p, 10 << 16, DEFAULT_HOPS, 0);
+	ack_floor_us = 274;
+	ack(&s, &p, now, srtt, 1, 9500);
+	ack_floor_us = 0;
+	for (k = 0; k < 3; k++)
+		swift_on_rto(&s, &p, now += 200000 << k, srtt, k == 0, 0);
+	assert_int_equal(s.fcwnd_fx, swift_min_fcwnd_fx(&s, &p));
+	assert_true(s.fcwnd_fx > p.min_cwnd_fx);
 }
 
 static void test_fast_recovery(void **state)
@@ -1364,12 +1437,12 @@ static void test_fast_recovery(void **state)
 		r = ref_of(&p);
 		init_state(&s, &p, 100 << 16, DEFAULT_HOPS, 0);
 		want = ref_clamp(&r, 100 * (1 - r.max_mdf));
-		assert_true(swift_on_fast_recovery(&s, &p, 500, 100));
+		assert_true(swift_on_fast_recovery(&s, &p, 500, 100, 0));
 		assert_near(PKTS(s.fcwnd_fx), want, 101 * ULP);
 		/* Once per RTT. */
-		assert_false(swift_on_fast_recovery(&s, &p, 599, 100));
+		assert_false(swift_on_fast_recovery(&s, &p, 599, 100, 0));
 		assert_near(PKTS(s.fcwnd_fx), want, 101 * ULP);
-		assert_true(swift_on_fast_recovery(&s, &p, 600, 100));
+		assert_true(swift_on_fast_recovery(&s, &p, 600, 100, 0));
 		want = ref_clamp(&r, want * (1 - r.max_mdf));
 		assert_near(PKTS(s.fcwnd_fx), want, 101 * ULP);
 		/* It does not count as an RTO. */
@@ -1385,7 +1458,7 @@ static void test_undo(void **state)
 	(void)state;
 	/* Fast recovery cut, then undo: back to 64. */
 	init_state(&s, &p, 64 << 16, DEFAULT_HOPS, 0);
-	swift_on_fast_recovery(&s, &p, 100, 100);
+	swift_on_fast_recovery(&s, &p, 100, 100, 0);
 	assert_int_equal(swift_cwnd_fx(&s), 32 << 16);
 	swift_undo(&s, &p);
 	assert_int_equal(swift_cwnd_fx(&s), 64 << 16);
@@ -1396,17 +1469,17 @@ static void test_undo(void **state)
 	 * window before the episode's first cut, not before its last.
 	 */
 	init_state(&s, &p, 64 << 16, DEFAULT_HOPS, 0);
-	swift_on_rto(&s, &p, 100, 100, true);
-	swift_on_rto(&s, &p, 200, 100, false);
-	swift_on_rto(&s, &p, 300, 100, false);
+	swift_on_rto(&s, &p, 100, 100, true, 0);
+	swift_on_rto(&s, &p, 200, 100, false, 0);
+	swift_on_rto(&s, &p, 300, 100, false, 0);
 	assert_int_equal(swift_cwnd_fx(&s), p.min_cwnd_fx);
 	swift_undo(&s, &p);
 	assert_int_equal(swift_cwnd_fx(&s), 64 << 16);
 
 	/* Fast recovery, then a timeout in it: one episode, back to 64. */
 	init_state(&s, &p, 64 << 16, DEFAULT_HOPS, 0);
-	swift_on_fast_recovery(&s, &p, 100, 100);
-	swift_on_rto(&s, &p, 300, 100, false);
+	swift_on_fast_recovery(&s, &p, 100, 100, 0);
+	swift_on_rto(&s, &p, 300, 100, false, 0);
 	assert_int_equal(swift_cwnd_fx(&s), 16 << 16);
 	swift_undo(&s, &p);
 	assert_int_equal(swift_cwnd_fx(&s), 64 << 16);
@@ -1420,7 +1493,7 @@ static void test_undo(void **state)
 	init_state(&s, &p, 64 << 16, DEFAULT_HOPS, 0);
 	ack(&s, &p, 100, 100, 1, 10000);
 	assert_int_equal(swift_cwnd_fx(&s), 32 << 16);
-	swift_on_fast_recovery(&s, &p, 20000, 100);
+	swift_on_fast_recovery(&s, &p, 20000, 100, 0);
 	assert_int_equal(swift_cwnd_fx(&s), 16 << 16);
 	ack(&s, &p, 40000, 100, 1, 10000);
 	assert_int_equal(swift_cwnd_fx(&s), 8 << 16);
@@ -1429,7 +1502,7 @@ static void test_undo(void **state)
 
 	/* Undo never lowers a window that grew back above the prior one. */
 	init_state(&s, &p, 4 << 16, DEFAULT_HOPS, 0);
-	swift_on_fast_recovery(&s, &p, 100, 100);
+	swift_on_fast_recovery(&s, &p, 100, 100, 0);
 	s.fcwnd_fx = 7 << 16;
 	swift_undo(&s, &p);
 	assert_int_equal(swift_cwnd_fx(&s), 7 << 16);
@@ -1439,7 +1512,7 @@ static void test_undo(void **state)
 	s.ecwnd_fx = 12 << 16;
 	ep_ack(&s, &p, 100, 100, 1, 100000);
 	assert_int_equal(swift_cwnd_fx(&s), 6 << 16);
-	swift_on_fast_recovery(&s, &p, 1000000, 100);
+	swift_on_fast_recovery(&s, &p, 1000000, 100, 0);
 	assert_int_equal(swift_cwnd_fx(&s), 5 << 16);
 	swift_undo(&s, &p);
 	assert_int_equal(s.fcwnd_fx, 10 << 16);
@@ -1615,8 +1688,8 @@ static void test_time_wrap(void **state)
 			 SWIFT_ACT_FDEC);
 	assert_int_equal(s.fcwnd_fx, 16 << 16);
 	/* Loss cuts across the wrap too. */
-	assert_false(swift_on_fast_recovery(&s, &p, t0 + 150, 100));
-	assert_true(swift_on_fast_recovery(&s, &p, t0 + 200, 100));
+	assert_false(swift_on_fast_recovery(&s, &p, t0 + 150, 100, 0));
+	assert_true(swift_on_fast_recovery(&s, &p, t0 + 200, 100, 0));
 	assert_int_equal(s.fcwnd_fx, 8 << 16);
 
 	/* Minimum RTT expiry across the wrap. */
@@ -1646,8 +1719,8 @@ static void test_time_backwards(void **state)
 	 * future, so no new cut (no "huge elapsed time" from a wrap).
 	 */
 	assert_int_equal(ack(&s, &p, 4000, 100, 1, 100), 0);
-	assert_false(swift_on_fast_recovery(&s, &p, 4950, 100));
-	assert_false(swift_on_rto(&s, &p, 4990, 100, false));
+	assert_false(swift_on_fast_recovery(&s, &p, 4950, 100, 0));
+	assert_false(swift_on_rto(&s, &p, 4990, 100, false, 0));
 	assert_int_equal(s.fcwnd_fx, 32 << 16);
 	/* Once time passes the stamp by an RTT, cuts resume. */
 	assert_int_equal(ack(&s, &p, 5100, 100, 1, 100), SWIFT_ACT_FDEC);
@@ -1690,7 +1763,7 @@ static void test_zero_inputs(void **state)
 	}
 	assert_int_equal(s.fcwnd_fx, 5 << 16);
 	for (k = 0; k < 100; k++) {
-		assert_true(swift_on_fast_recovery(&s, &p, 10, 0));
+		assert_true(swift_on_fast_recovery(&s, &p, 10, 0, 0));
 		check_bounds(&s, &p);
 	}
 	assert_int_equal(s.fcwnd_fx, p.min_cwnd_fx);
@@ -1724,10 +1797,10 @@ static void exercise(struct swift_params *p, u64 seed)
 
 		now += (u32)rng_range(&rng, 0, 300);
 		if (ev == 0) {
-			swift_on_rto(&s, p, now, (u32)rng_next(&rng), false);
+			swift_on_rto(&s, p, now, (u32)rng_next(&rng), false, 0);
 		} else if (ev == 1) {
 			swift_on_fast_recovery(&s, p, now,
-					       (u32)rng_range(&rng, 0, 500));
+					       (u32)rng_range(&rng, 0, 500), 0);
 		} else if (ev == 2) {
 			swift_undo(&s, p);
 		} else {
@@ -1851,7 +1924,7 @@ static void test_stale_stamps(void **state)
 	 */
 	assert_int_equal(ack(&s, &p, later, 100, 1, 20000), SWIFT_ACT_FDEC);
 	assert_int_equal(s.min_rtt_us, 20000);
-	assert_true(swift_on_fast_recovery(&s, &p, later + 100, 100));
+	assert_true(swift_on_fast_recovery(&s, &p, later + 100, 100, 0));
 }
 
 /* Delayed-ACK detection: the stack's flag, or a lone segment far above the floor. */
@@ -2046,9 +2119,9 @@ static void test_rto_reset_above_max(void **state)
 	p.max_cwnd_fx = 4 << 16;
 	swift_state_init(&s, &p, 10, DEFAULT_HOPS, 0);
 	assert_int_equal(s.fcwnd_fx, p.max_cwnd_fx);
-	swift_on_rto(&s, &p, 100, 10, false);
-	swift_on_rto(&s, &p, 200, 10, false);
-	swift_on_rto(&s, &p, 300, 10, false);
+	swift_on_rto(&s, &p, 100, 10, false, 0);
+	swift_on_rto(&s, &p, 200, 10, false, 0);
+	swift_on_rto(&s, &p, 300, 10, false, 0);
 	assert_true(s.fcwnd_fx <= p.max_cwnd_fx);
 }
 
@@ -2328,6 +2401,11 @@ struct psim_flow {
 	bool held;		/* the receiver holds a lone segment's ACK */
 	u64 held_sent_ns;	/* ... sent then */
 	u64 held_ack_ns;	/* ... whose ACK reaches the sender then */
+	double dsum;		/* delay samples in the measured part */
+	u64 dn;
+	u64 extra_ns;		/* base RTT above the bed's: a second
+				 * destination, with its own floor
+				 */
 };
 
 struct psim {
@@ -2336,7 +2414,15 @@ struct psim {
 	u64 svc_ns, base_ns, dur_ns, measure_ns;
 	u64 tick_ns;		/* receiver's clock tick (0: ACKs at once) */
 	u64 late_ns;		/* its delayed-ACK timer fires this late */
-	struct swift_floor floor;
+	u64 jitter_ns;		/* ACK path noise, uniform +-jitter_ns, in
+				 * order (netem delay D J rate)
+				 */
+	bool no_noise;		/* the glue does not measure the noise */
+	struct dcc_bd bd;	/* the destination's noise, as the glue */
+	struct test_rng rng;
+	u64 last_ack_ns;
+	struct swift_floor floor;	/* the destination's floor */
+	struct swift_floor far_floor;	/* ... of flows with extra_ns */
 	struct psim_flow f[PSIM_MAX_FLOWS];
 	struct sim_pkt ring[SIM_RING];
 	unsigned int head, count;
@@ -2375,7 +2461,15 @@ static void psim_send(struct psim *sm, unsigned int i, u64 now)
 		assert_true(sm->count < SIM_RING);
 		pk = &sm->ring[(sm->head + sm->count++) % SIM_RING];
 		pk->sent_ns = now;
-		pk->ack_ns = depart + sm->base_ns;
+		pk->ack_ns = depart + sm->base_ns + f->extra_ns;
+		if (sm->jitter_ns) {
+			pk->ack_ns += rng_range(&sm->rng, 0,
+						2 * sm->jitter_ns);
+			pk->ack_ns -= sm->jitter_ns;
+			if (pk->ack_ns < sm->last_ack_ns)
+				pk->ack_ns = sm->last_ack_ns;
+			sm->last_ack_ns = pk->ack_ns;
+		}
 		pk->flow = i;
 		sm->last_depart_ns = depart;
 		f->inflight++;
@@ -2393,18 +2487,21 @@ static void psim_ack(struct psim *sm, unsigned int i, u64 now, u64 sent_ns,
 {
 	const struct swift_params *p = sm->p;
 	struct psim_flow *f = &sm->f[i];
+	struct swift_floor *fl = f->extra_ns ? &sm->far_floor : &sm->floor;
 	bool cwnd_limited = f->inflight >= psim_tcp_cwnd(f);
 	u32 prior = f->inflight;
 	u32 delay_us = (u32)((now - sent_ns + 500) / 1000);
 	bool delayed = sm->tick_ns &&
 		       swift_ack_maybe_delayed(false, prior, num, delay_us,
-					       sm->floor.min_us,
+					       fl->min_us,
 					       PSIM_DELACK_GUARD_US);
 	struct swift_ack a;
 
 	f->inflight -= num;
 	f->srtt = f->srtt ? 0.875 * f->srtt + 0.125 * delay_us : delay_us;
-	swift_floor_update(&sm->floor, p, delay_us, delayed, now / 1000);
+	swift_floor_update(fl, p, delay_us, delayed, now / 1000);
+	if (!delayed)
+		dcc_bd_sample(&sm->bd, delay_us);
 	a = (struct swift_ack){
 		.now_us = now / 1000,
 		.srtt_us = (u32)f->srtt,
@@ -2414,7 +2511,8 @@ static void psim_ack(struct psim *sm, unsigned int i, u64 now, u64 sent_ns,
 		.app_limited = swift_app_limited(&f->s, cwnd_limited, false),
 		.ack_delayed = delayed,
 		.delack_us = sm->tick_ns ? PSIM_DELACK_GUARD_US : 0,
-		.floor_us = sm->floor.min_us,
+		.floor_us = fl->min_us,
+		.noise_us = sm->no_noise ? 0 : dcc_bd_noise_us(&sm->bd),
 	};
 	swift_on_ack(&f->s, p, &a);
 	check_bounds(&f->s, p);
@@ -2422,8 +2520,11 @@ static void psim_ack(struct psim *sm, unsigned int i, u64 now, u64 sent_ns,
 	f->min_cwnd_fx = f->min_cwnd_fx ?
 			 dcc_min_u32(f->min_cwnd_fx, swift_cwnd_fx(&f->s)) :
 			 swift_cwnd_fx(&f->s);
-	if (now >= sm->measure_ns)
+	if (now >= sm->measure_ns) {
 		f->acked += num;
+		f->dsum += delay_us;
+		f->dn++;
+	}
 	psim_send(sm, i, now);
 }
 
@@ -2494,12 +2595,13 @@ static void psim_run_from(struct psim *sm, bool init)
 			 * tick the segment arrived in, unless another
 			 * segment comes first.
 			 */
-			u64 arrival = now - sm->base_ns;
+			u64 arrival = now - sm->base_ns - f->extra_ns;
 
 			f->held = true;
 			f->held_sent_ns = pk.sent_ns;
 			f->held_ack_ns = arrival / sm->tick_ns * sm->tick_ns +
-					 40000000 + sm->late_ns + sm->base_ns;
+					 40000000 + sm->late_ns + sm->base_ns +
+					 f->extra_ns;
 			continue;
 		}
 		/* Two segments unacknowledged: the receiver ACKs at once. */
@@ -2677,6 +2779,60 @@ static void test_psim_bed_fair(void **state)
 }
 
 /*
+ * Scenario 9 of make bench (rtt-fair) on the bed's scale: two flows
+ * through one FIFO (100 Mbit/s, 270 us base), the second to a farther
+ * destination (its own floor, 4 x the base RTT), 8 s, the last 4 judged.
+ * Issue 16 asks Jain >= 0.9.  The VM gives the far flow 86 of 96 Mbit/s
+ * (Jain 0.61); this model gives it nearly all (Jain 0.50-0.54).  The far
+ * flow's allowance is scaled by its own base RTT (swift_scale()): 4 x the
+ * near flow's at the same window.  Giving both the near flow's scale,
+ * judging flow scaling by rate (window x near base / own base) and
+ * cutting on the queueing delay alone (d - base against t - base) were
+ * tried in this model, alone and together: Jain 0.60-0.74, the far flow
+ * always ahead.  Asserted: the link stays busy; the index only with
+ * -DDCC_TEST_KNOWN_BUGS.
+ */
+static void test_psim_rtt_fair(void **state)
+{
+	static struct psim sm;
+	static const u64 tick[] = { 0, 4000000 };
+	struct swift_params p = default_params(true);
+	unsigned int i, r;
+
+	(void)state;
+	for (r = 0; r < ARRAY_SIZE(tick); r++) {
+		double sum = 0, sum2 = 0, jain, util;
+
+		memset(&sm, 0, sizeof(sm));
+		sm.p = &p;
+		sm.n = 2;
+		sm.svc_ns = 120000;
+		sm.base_ns = 270000;
+		sm.tick_ns = tick[r];
+		sm.f[1].extra_ns = 3 * sm.base_ns;
+		sm.dur_ns = 8000000000ULL;
+		sm.measure_ns = 4000000000ULL;
+		for (i = 0; i < sm.n; i++)
+			sm.f[i].init_fx = 10 << DCC_FX_SHIFT;
+		psim_run(&sm);
+		for (i = 0; i < sm.n; i++) {
+			sum += sm.f[i].acked;
+			sum2 += (double)sm.f[i].acked * sm.f[i].acked;
+		}
+		jain = sum * sum / (sm.n * sum2);
+		util = sum * sm.svc_ns / (double)(sm.dur_ns - sm.measure_ns);
+		print_message("# psim rtt-fair, receiver tick %llu ms: near %llu far %llu packets, jain %.3f, util %.3f\n",
+			      (unsigned long long)(tick[r] / 1000000),
+			      (unsigned long long)sm.f[0].acked,
+			      (unsigned long long)sm.f[1].acked, jain, util);
+		assert_true(util >= 0.95);
+#ifdef DCC_TEST_KNOWN_BUGS
+		assert_true(jain >= 0.9);
+#endif
+	}
+}
+
+/*
  * A flow at the floor beside three flows holding the queue at their
  * target, on the test bed's scale (100 Mbit/s, 270 us base RTT), with a
  * Linux receiver: it ACKs two segments at once but holds the ACK of a
@@ -2738,6 +2894,83 @@ static void test_psim_floor_delack(void **state)
 			      share, PKTS(sm.f[3].min_cwnd_fx),
 			      PKTS(sm.f[3].max_cwnd_fx));
 		assert_true(share > 0.5);
+	}
+}
+
+/*
+ * Host noise on the ACK path (issue 25): 4 flows on the test bed's
+ * dumbbell (100 Mbit/s, 270 us) with ACKs delayed by a uniform +-J, kept
+ * in order; the glue's noise estimate is the destination's.  In this
+ * model the minimum includes a packet's serialization (390 us at J = 0):
+ * up to 200 us of jitter the allowance, scaled by the minimum, still
+ * holds the noise and nothing changes (0.86 of the link at 200 us, lost
+ * to cuts on noise above a queue smaller than a packet, not to idle
+ * samples above the target).  At 300 us the minimum is 90 us, the
+ * allowance 230 us and the noise 350 us wide: without the estimate the
+ * flows got 0.22 of the link; with it the base and target are lifted
+ * and they get at least 0.9, Jain 0.95 or more, mean delay no more than
+ * J = 0's plus 2 J.  At J = 0 the target does not move: the same mean
+ * delay as without the estimate.
+ */
+static struct swift_params psim_jitter_params;
+
+static double psim_jitter(u64 jitter_ns, bool no_noise, double *jain,
+			  double *delay_us)
+{
+	static struct psim sm;
+	double sum = 0, sum2 = 0;
+	unsigned int i;
+
+	memset(&sm, 0, sizeof(sm));
+	sm.p = &psim_jitter_params;
+	sm.n = 4;
+	sm.svc_ns = 120000;
+	sm.base_ns = 270000;
+	sm.jitter_ns = jitter_ns;
+	sm.no_noise = no_noise;
+	sm.rng.s = 0x25 + jitter_ns;
+	sm.dur_ns = 3000000000ULL;	/* 3 s */
+	sm.measure_ns = 1000000000;	/* the last 2 s */
+	for (i = 0; i < sm.n; i++)
+		sm.f[i].init_fx = 10 << DCC_FX_SHIFT;
+	psim_run(&sm);
+	*delay_us = 0;
+	for (i = 0; i < sm.n; i++) {
+		sum += sm.f[i].acked;
+		sum2 += (double)sm.f[i].acked * sm.f[i].acked;
+		*delay_us += sm.f[i].dsum / sm.f[i].dn / sm.n;
+	}
+	*jain = sum * sum / (sm.n * sum2);
+	return sum * sm.svc_ns / (double)(sm.dur_ns - sm.measure_ns);
+}
+
+static void test_psim_jitter(void **state)
+{
+	static const u64 js[] = { 0, 100000, 200000, 300000 };
+	double util, jain, d, d0 = 0;
+	unsigned int k;
+
+	(void)state;
+	psim_jitter_params = default_params(true);
+	for (k = 0; k < ARRAY_SIZE(js); k++) {
+		double bu, bj, bd;
+
+		util = psim_jitter(js[k], false, &jain, &d);
+		bu = psim_jitter(js[k], true, &bj, &bd);
+		print_message("# psim jitter %llu us: link %.3f (noise not measured %.3f), Jain %.3f (%.3f), mean delay %.0f us (%.0f)\n",
+			      (unsigned long long)(js[k] / 1000), util, bu,
+			      jain, bj, d, bd);
+		if (!k) {
+			d0 = d;
+			assert_near(d, bd, 0.01 * bd);
+		}
+		assert_true(util >= bu - 0.01);
+		assert_true(jain >= 0.95);
+		if (js[k] >= 300000) {
+			assert_true(bu < 0.5);
+			assert_true(util >= 0.9);
+			assert_true(d <= d0 + 2 * js[k] / 1000.0);
+		}
 	}
 }
 
@@ -2806,6 +3039,9 @@ int main(void)
 		cmocka_unit_test(test_psim_floor_climbs),
 		cmocka_unit_test(test_psim_bed_fair),
 		cmocka_unit_test(test_psim_floor_delack),
+		cmocka_unit_test(test_psim_jitter),
+		cmocka_unit_test(test_rto_reset_floor),
+		cmocka_unit_test(test_psim_rtt_fair),
 	};
 
 	return cmocka_run_group_tests_name("dcc_swift", tests, NULL, NULL);

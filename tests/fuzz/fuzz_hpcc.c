@@ -11,7 +11,9 @@
  *  - the window is the reference window's additive step (U < eta and
  *    stages left) or at most the multiplicative step's largest result;
  *  - an ACK without records changes nothing;
- *  - the pacing rate of the window is >= 1 byte per second once W >= 1.
+ *  - the pacing rate of the window is >= 1 byte per second once W >= 1;
+ *  - hpcc_tx_bytes() of any two records: the counters' difference when
+ *    both have one, else at most the line rate (capped) over the interval.
  */
 #include "fuzz.h"
 
@@ -46,6 +48,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			h[i].qlen_bytes = fz_u32_edge(&f);
 			if (fz_bool(&f))
 				h[i].rate_bytes_ps = fz_u64_edge(&f);
+		}
+		{
+			u64 tp = fz_bool(&f) ? HPCC_TX_NA : fz_u64_edge(&f);
+			u64 tn = fz_bool(&f) ? HPCC_TX_NA : fz_u64_edge(&f);
+			u64 b = fz_u64_edge(&f), own = fz_u64_edge(&f);
+			u32 qp = fz_u32_edge(&f), qn = fz_u32_edge(&f);
+			u32 d = fz_u32_edge(&f);
+			u32 tx = hpcc_tx_bytes(tp, tn, qp, qn, b, own, d);
+			u64 hi = dcc_min_u64(b, HPCC_RATE_LIMIT) *
+				 dcc_min_u32(d, HPCC_TS_MAX_NS / 1000) /
+				 DCC_USEC_PER_SEC;
+
+			if (tp != HPCC_TX_NA && tn != HPCC_TX_NA)
+				FZ_CHECK(&f, tx == (u32)(tn - tp),
+					 "tx %u from counters %llu %llu", tx,
+					 (unsigned long long)tp,
+					 (unsigned long long)tn);
+			else
+				FZ_CHECK(&f, tx <= hi, "tx %u above %llu", tx,
+					 (unsigned long long)hi);
 		}
 		ack += fz_u16(&f);
 		nxt = ack + fz_u16(&f);

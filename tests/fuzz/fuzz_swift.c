@@ -139,6 +139,8 @@ struct conn {
 	u32 max_ep_x8;		/* largest endpoint sample seen, x8 */
 	u32 min_ep_x8;		/* smallest */
 	u32 max_delay;		/* largest fabric sample seen */
+	struct dcc_bd bd;	/* delay noise, as the glue keeps it */
+	u32 noise_us;		/* the last ACK's noise width */
 };
 
 struct sim {
@@ -249,9 +251,11 @@ static void check_conn(struct sim *x, struct conn *c)
 		FZ_CHECK(f, s->min_rtt_us > 0 && s->min_rtt_us <= c->max_delay,
 			 "min_rtt %u, largest sample %u", s->min_rtt_us,
 			 c->max_delay);
-		FZ_CHECK(f, s->base_rtt_us <= s->min_rtt_us,
-			 "base_rtt %u > min_rtt %u", s->base_rtt_us,
-			 s->min_rtt_us);
+		/* The base: the minimum lifted by half the noise. */
+		FZ_CHECK(f, s->base_rtt_us <= (u64)s->min_rtt_us +
+			 c->noise_us / 2,
+			 "base_rtt %u > min_rtt %u + noise %u / 2",
+			 s->base_rtt_us, s->min_rtt_us, c->noise_us);
 	}
 	FZ_CHECK(f, swift_target_us(s, p) >= p->base_target_us, "target");
 	FZ_CHECK(f, swift_flow_scaling_us(p, s->fcwnd_fx) <= p->fs_range_us,
@@ -317,6 +321,12 @@ static void ev_ack(struct sim *x, struct conn *c)
 		swift_floor_update(&x->floor, &x->p, a.delay_us,
 				   a.ack_delayed, a.now_us);
 	a.floor_us = x->floor.min_us;
+	/* As swift_noise_sample(); now and then any width at all. */
+	if (a.has_delay && !a.ack_delayed)
+		dcc_bd_sample(&c->bd, a.delay_us);
+	a.noise_us = fz_u8(f) == 0 ? fz_u32_edge(f) : dcc_bd_noise_us(&c->bd);
+	if (a.has_delay && a.delay_us)
+		c->noise_us = a.noise_us;
 
 	if (a.has_delay && a.delay_us)
 		c->max_delay = dcc_max_u32(c->max_delay, a.delay_us);
@@ -494,23 +504,30 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			FZ_LOG(f, "srtt=%u", x.srtt);
 			break;
 		case 8:
-			r = swift_on_fast_recovery(&c->s, &x.p, x.now, x.srtt);
+			r = swift_on_fast_recovery(&c->s, &x.p, x.now, x.srtt,
+						   x.m[P_DELACK_GUARD]);
 			FZ_LOG(f, "recovery -> %d fcwnd %u", r, c->s.fcwnd_fx);
 			break;
 		case 9:
 		case 10: {
 			u32 old = c->s.fcwnd_fx;
+			u32 mc = dcc_min_u32(x.p.min_cwnd_fx, x.p.max_cwnd_fx);
+			/* The reset's floor, worked out on the state before. */
+			u32 lo = mc >= SWIFT_MIN_TCP_CWND << DCC_FX_SHIFT ?
+				 swift_min_fcwnd_fx(&c->s, &x.p) :
+				 swift_delay_floor_fx(&c->s, &x.p,
+						      x.m[P_DELACK_GUARD]);
 
 			r = swift_on_rto(&c->s, &x.p, x.now, x.srtt,
-					 op == 9);
+					 op == 9, x.m[P_DELACK_GUARD]);
 			FZ_LOG(f, "rto retx=%u -> %d fcwnd %u", c->s.retx_cnt,
 			       r, c->s.fcwnd_fx);
 			FZ_CHECK(f, c->s.retx_cnt >= 1, "retx_cnt 0 after RTO");
 			if (c->s.retx_cnt >= x.p.retx_reset)
 				FZ_CHECK(f, c->s.fcwnd_fx ==
-					 dcc_min_u32(x.p.min_cwnd_fx,
-						     x.p.max_cwnd_fx),
-					 "RTO reset to %u", c->s.fcwnd_fx);
+					 dcc_max_u32(mc, dcc_min_u32(old, lo)),
+					 "RTO reset to %u (old %u floor %u)",
+					 c->s.fcwnd_fx, old, lo);
 			else if (r)
 				FZ_CHECK(f, c->s.fcwnd_fx <=
 					 dcc_max_u32(old, x.p.min_cwnd_fx),

@@ -46,7 +46,7 @@ bench_vars > "$out/params.env"
 	echo "tree: ${BENCH_TREE:-$(git describe --always --dirty 2>/dev/null || echo unknown)}"
 	echo "host: $(uname -srm), $(nproc) cpus"
 	echo "vm: tools/vm/run, clock ${VM_CLOCK:-virtual}, ${VM_MEM:-2048} MB"
-	for m in swift timely plb dcqcn; do
+	for m in swift timely plb dcqcn hpcc; do
 		[ -f "tcp_$m.ko" ] && echo "module: tcp_$m.ko $(modinfo -F srcversion "tcp_$m.ko")"
 	done
 	echo "settings:"

@@ -16,5 +16,11 @@ rm -f Documentation/results/s[0-9]*.png
 for png in $(sed -n 's|^\.\. image:: results/||p' "$run/results.rst"); do
 	cp "$run/$png" Documentation/results/
 done
+# The simulator's section (from its marker comment to the end) holds
+# make sim-figures' measurements, not the bench's: it is kept.
+sim=$(sed -n '/^\.\. sim-results:/,$p' Documentation/results.rst 2>/dev/null || true)
 cp "$run/results.rst" Documentation/results.rst
+if [ -n "$sim" ]; then
+	printf '\n%s\n' "$sim" >> Documentation/results.rst
+fi
 echo "publish: Documentation/results.rst and $(ls Documentation/results/s[0-9]*.png | wc -l) plots from $run"

@@ -312,6 +312,16 @@ class Bench:
                     f.write(t.tsv())
         self.write_rst()
 
+    def family_note(self):
+        """The dumbbell's address family (BENCH_IP), one sentence."""
+        if self.P.get("BENCH_IP", "4") != "6":
+            return "The dumbbell carries IPv4.  "
+        return ("The dumbbell carries IPv6 for every cc (the payload of a "
+                "1500-byte packet is 20 bytes smaller than over IPv4) and its "
+                "router fills IOAM traces (lib.sh topo_ioam), which hpcc's "
+                "sockets insert (a 56-byte Hop-by-Hop header) and read "
+                "(Documentation/hpcc.rst); the other ccs' packets carry none.  ")
+
     def header_lines(self):
         run = {}
         try:
@@ -371,9 +381,10 @@ class Bench:
                 "receivers' ECN echo matters to dctcp and dcqcn); ECN is "
                 "negotiated by every connection (net.ipv4.tcp_ecn=1).  On the "
                 "dumbbell (every scenario but 6) RPS keeps packets in order on the "
-                "veths (lib.sh topo_keep_order), as a NIC queue would.  Jain's "
+                "veths (lib.sh topo_keep_order), as a NIC queue would.  %s"
+                "Jain's "
                 "index and the slowest flow's share of the mean judge every "
-                "flow, not only the sum." % clock, ""]
+                "flow, not only the sum." % (clock, self.family_note()), ""]
         for t in self.tables:
             out += [t.title, "-" * len(t.title), "", t.rst()]
             for png in self.plots.get(t.name, []):

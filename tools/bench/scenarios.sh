@@ -28,6 +28,9 @@ stamp() { date -u +%H:%M:%S; }
 load_module tcp_plb || say "no tcp_plb: scenario 6 runs without PLB"
 load_module tcp_swift || exit 1
 load_module tcp_timely || exit 1
+case " $BENCH_OURS " in
+*" hpcc "*) load_module tcp_hpcc || exit 1 ;;
+esac
 CCS=""
 for cc in $BENCH_STOCK; do
 	CCS="$CCS $cc"
@@ -41,7 +44,7 @@ CCS="${CCS# } $BENCH_OURS"
 S12_CCS=$(echo "$S12_PAIRS" | tr ': ' '\n\n' | sort -u | tr '\n' ' ')
 for cc in $CCS $S6_CCS $S7_CCS $S12_CCS; do
 	case ${cc%+plb} in
-	swift | timely | timely-patched) ;;
+	swift | timely | timely-patched | hpcc) ;;
 	dcqcn) [ -d /sys/module/tcp_dcqcn ] || load_module tcp_dcqcn ;;
 	*) load_stock_cc "$cc" || say "cannot load tcp_$cc" ;;
 	esac
@@ -61,9 +64,10 @@ done | sort -u)
 	echo "s6_ccs=$S6_CCS"
 	echo "s7_ccs=$S7_CCS"
 	echo "s12_ccs=$S12_PAIRS"
+	echo "ip=$BENCH_IP"
 	echo "clock=${DCC_VM_CLOCK:-unknown}"
 	echo "cpus=$(nproc)"
-	for m in tcp_swift tcp_timely tcp_plb tcp_dcqcn; do
+	for m in tcp_swift tcp_timely tcp_plb tcp_dcqcn tcp_hpcc; do
 		[ -d "/sys/module/$m/parameters" ] || continue
 		echo "$m=$(module_params "$m")"
 	done
@@ -71,6 +75,19 @@ done | sort -u)
 say "kernel $(uname -r); congestion controls: $CCS"
 
 trap topo_cleanup EXIT
+
+# The dumbbell's address family (BENCH_IP): with 6, every flow and probe
+# of the dumbbell scenarios goes to the receiver's IPv6 address and the
+# router fills IOAM traces (hpcc's telemetry; packets without one, every
+# other cc's, cross it as before).  SRV_IP4 stays for what must be IPv4
+# (scenario 6's competitor pinned to path A).
+SRV_IP4=$SRV_IP
+SRV_GW=10.0.2.254
+if [ "$BENCH_IP" = 6 ]; then
+	# shellcheck disable=SC2153 # SRV_IP6: lib_topo.sh
+	SRV_IP=$SRV_IP6
+	SRV_GW=fd00:2::fe
+fi
 
 # bench_cc NAME: cc_use, and the receivers' namespace default too: the
 # receivers run the congestion control under test, as a datacenter
@@ -90,6 +107,7 @@ dumbbell() {	# LIMIT [red KB]
 	if [ $DUMBBELL = 0 ]; then
 		topo_dumbbell
 		topo_keep_order
+		[ "$BENCH_IP" = 6 ] && topo_ioam "$NS_RTR" 1 "$BENCH_RATE" rc0
 		iperf_server 5201
 		DUMBBELL=1
 	fi
@@ -131,7 +149,7 @@ scenario_incast() {	# TAG LIMIT AQM KB ROUNDS
 	local tag=$1 limit=$2 aqm=$3 kb=$4 rounds=$5 r cc name sink
 	mkdir -p "$R/$tag"
 	dumbbell "$limit" "$aqm" "$kb"
-	in_srv ip route replace default via 10.0.2.254 quickack 1
+	in_srv ip route replace default via "$SRV_GW" quickack 1
 	for r in $(seq "$BENCH_RUNS"); do
 		for cc in $CCS; do
 			say "$(stamp) $tag $cc run $r/$BENCH_RUNS"
@@ -152,7 +170,7 @@ scenario_incast() {	# TAG LIMIT AQM KB ROUNDS
 			slowwait 5 sh -c "! ip netns exec $NS_SRV ss -Hltn 'sport = :6000' | grep -q ."
 		done
 	done
-	in_srv ip route replace default via 10.0.2.254
+	in_srv ip route replace default via "$SRV_GW"
 }
 
 # --- 4: flows joining and leaving ---------------------------------------
@@ -162,19 +180,21 @@ scenario_fair() {
 	read -ra nstart <<< "$S4_START"
 	read -ra nstop <<< "$S4_STOP"
 	dumbbell "$S4_LIMIT"
-	# One sink for the whole scenario, logging every flow's bytes each
-	# S4_BIN seconds; each run starts with a MARK line.  The senders are
+	# A sink logging every flow's bytes each S4_BIN seconds, into one log
+	# where each run starts with a MARK line; started again for every run
+	# after the namespace default changed, so that the receivers run the
+	# cc under test (hpcc's echo is the receiver's).  The senders are
 	# incast -b: they start within tens of ms of their time (iperf3 takes
 	# a second and more to start in the emulator) and stop at once.
 	log=$R/s4/sink.log
-	ip netns exec "$NS_SRV" "$DCC_BIN/incast" -s 5300 \
-		"$(awk -v b="$S4_BIN" 'BEGIN { print int(b * 1000) }')" >> "$log" &
-	sink=$!
-	sleep 0.3
 	for r in $(seq "$BENCH_RUNS"); do
 		for cc in $CCS; do
 			say "$(stamp) s4 $cc run $r/$BENCH_RUNS"
 			name=$(bench_cc "$cc")
+			ip netns exec "$NS_SRV" "$DCC_BIN/incast" -s 5300 \
+				"$(awk -v b="$S4_BIN" 'BEGIN { print int(b * 1000) }')" >> "$log" &
+			sink=$!
+			wait_listen 5300
 			echo "MARK $cc $r" >> "$log"
 			pids=""
 			for k in "${!nstart[@]}"; do
@@ -189,9 +209,11 @@ scenario_fair() {
 			# shellcheck disable=SC2086
 			wait $pids
 			sleep "$S4_BIN"
+			kill $sink 2>/dev/null
+			wait $sink 2>/dev/null
+			slowwait 5 sh -c "! ip netns exec $NS_SRV ss -Hltn 'sport = :5300' | grep -q ."
 		done
 	done
-	kill $sink 2>/dev/null
 }
 
 # --- 5: RPC latency under load ------------------------------------------
@@ -199,16 +221,25 @@ scenario_rpc() {
 	local r cc name pid srv secs
 	mkdir -p "$R/s5"
 	dumbbell "$S5_LIMIT"
-	in_srv "$DCC_BIN/rpc" -s 7000 &
+	# The server is started again for every cc (after the namespace
+	# default changed: its connections run the cc under test), not
+	# through in_srv (see scenario_incast).
+	ip netns exec "$NS_SRV" "$DCC_BIN/rpc" -s 7000 &
 	srv=$!
-	sleep 0.3
+	wait_listen 7000
 	secs=$(awk -v s="$S5_SECS" -v w="$S5_WARM" 'BEGIN { x = int(s - w - 0.5); print x < 1 ? 1 : x }')
 	in_cli "$DCC_BIN/rpc" -c "$SRV_IP" 7000 1000000 "$S5_RPC_BYTES" \
 		"$S5_RPC_GAP_US" cubic 1 > "$R/s5/idle.rpc" 2>&1
 	for r in $(seq "$BENCH_RUNS"); do
 		for cc in $CCS; do
 			say "$(stamp) s5 $cc run $r/$BENCH_RUNS"
+			kill $srv 2>/dev/null
+			wait $srv 2>/dev/null
+			slowwait 5 sh -c "! ip netns exec $NS_SRV ss -Hltn 'sport = :7000' | grep -q ."
 			name=$(bench_cc "$cc")
+			ip netns exec "$NS_SRV" "$DCC_BIN/rpc" -s 7000 &
+			srv=$!
+			wait_listen 7000
 			iperf_flow "$name" "$S5_SECS" 5201 -P "$S5_FLOWS" \
 				> "$R/s5/$cc.$r.json" &
 			pid=$!
@@ -221,6 +252,7 @@ scenario_rpc() {
 		done
 	done
 	kill $srv 2>/dev/null
+	wait $srv 2>/dev/null
 }
 
 # --- 6: two paths, one congested, PLB on and off ------------------------
@@ -235,7 +267,7 @@ scenario_plb() {
 	in_srv "$DCC_BIN/rpc" -s 7000 &
 	srv=$!
 	sleep 0.3
-	in_cli iperf3 -4 -c "$SRV_IP" -p 5201 -C cubic -t 3600 >/dev/null 2>&1 &
+	in_cli iperf3 -4 -c "$SRV_IP4" -p 5201 -C cubic -t 3600 >/dev/null 2>&1 &
 	comp=$!
 	sleep 3
 	{ echo "path A: $(in_rtr ping -c 10 -i 0.1 fd00:a::2 | tail -n 1)"
@@ -296,11 +328,20 @@ scenario_jitter() {
 # traffic from the far address, has the longer delay).  Two destinations,
 # as two paths of different lengths would be.
 S9_FAR_IP=10.0.2.2
+S9_MATCH="protocol ip prio 1 u32 match ip src $S9_FAR_IP/32"
+if [ "$BENCH_IP" = 6 ]; then
+	S9_FAR_IP=fd00:2::2
+	S9_MATCH="protocol ipv6 prio 1 u32 match ip6 src $S9_FAR_IP/128"
+fi
 scenario_rttfair() {
 	local r cc name base far
 	mkdir -p "$R/s9"
 	dumbbell "$S9_LIMIT"
-	in_srv ip addr add "$S9_FAR_IP/24" dev srv0 2>/dev/null
+	if [ "$BENCH_IP" = 6 ]; then
+		in_srv ip addr add "$S9_FAR_IP/64" dev srv0 nodad 2>/dev/null
+	else
+		in_srv ip addr add "$S9_FAR_IP/24" dev srv0 2>/dev/null
+	fi
 	iperf_server 5202
 	base=$(ping_rtts 50 0.01 2 | percentile 50)
 	far=$((BENCH_DELAY + (S9_RTT_X - 1) * base))
@@ -311,8 +352,8 @@ scenario_rttfair() {
 		delay "${BENCH_DELAY}us" limit 100000
 	in_rtr tc qdisc replace dev rc0 parent 1:3 handle 30: netem \
 		delay "${far}us" limit 100000
-	in_rtr tc filter replace dev rc0 parent 1: protocol ip prio 1 u32 \
-		match ip src "$S9_FAR_IP/32" flowid 1:3
+	# shellcheck disable=SC2086
+	in_rtr tc filter replace dev rc0 parent 1: $S9_MATCH flowid 1:3
 	echo "base_us=$base far_delay_us=$far" \
 		"far_base_us=$(in_cli ping -c 20 -i 0.01 -q "$S9_FAR_IP" |
 			awk -F/ '/^rtt/ { printf "%d", $5 * 1000 }')" > "$R/s9/setup"

@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of include/dcc_basedelay.h (base delay under host noise).
+ *
+ * Expectations come from closed forms of the noise the tests generate
+ * (uniform in +-J: deviation J / sqrt 3, width 2 J; Gaussian: 3.5 sd),
+ * never from the header's helpers.
+ */
+#include "dcc_test.h"
+
+#include "dcc_basedelay.h"
+
+#define BASE_US		600	/* an idle RTT above the largest jitter */
+
+/* A sample of the idle path with noise uniform in +-j us. */
+static u32 uniform(struct test_rng *r, u32 j)
+{
+	return BASE_US - j + (u32)rng_range(r, 0, 2 * j);
+}
+
+/* Gaussian (Box-Muller) with deviation sd, clipped at 1 us. */
+static u32 gauss(struct test_rng *r, double sd)
+{
+	double u = rng_unit(r) + 1e-12, v = rng_unit(r);
+	double x = BASE_US + sd * sqrt(-2 * log(u)) * cos(2 * M_PI * v);
+
+	return x < 1 ? 1 : (u32)lround(x);
+}
+
+/* Feed n samples of the idle path with jitter j; return the minimum. */
+static u32 feed_uniform(struct dcc_bd *bd, struct test_rng *r, u32 j, int n)
+{
+	u32 min = 0;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		u32 s = uniform(r, j);
+
+		dcc_bd_sample(bd, s);
+		min = (!min || s < min) ? s : min;
+	}
+	return min;
+}
+
+/* A quiet path: no noise, base is the minimum itself. */
+static void test_quiet(void **state)
+{
+	struct dcc_bd bd = { 0 };
+	int i;
+
+	(void)state;
+	for (i = 0; i < 1000; i++)
+		dcc_bd_sample(&bd, BASE_US);
+	assert_int_equal(dcc_bd_noise_us(&bd), 0);
+	assert_int_equal(dcc_bd_base_us(BASE_US, dcc_bd_noise_us(&bd)),
+			 BASE_US);
+	/* No estimate yet: no base. */
+	assert_int_equal(dcc_bd_base_us(0, 100), 0);
+	/* 0 is no sample. */
+	dcc_bd_sample(&bd, 0);
+	assert_int_equal(bd.prev_us, BASE_US);
+}
+
+/*
+ * A queue that moves in steps (one packet's serialization, 120 us, every
+ * 20 samples, up and down) or ramps (1 us a sample, up then down) is no
+ * noise: the estimate stays below 1 us.
+ */
+static void test_queue_moves(void **state)
+{
+	struct dcc_bd bd = { 0 };
+	u32 q = 0;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 5000; i++) {
+		if (i % 20 == 0)
+			q = (i / 20) % 8 < 4 ? q + 120 : q - 120;
+		dcc_bd_sample(&bd, BASE_US + q);
+	}
+	assert_true(dcc_bd_noise_us(&bd) < 1);
+	for (i = 0; i < 4000; i++)
+		dcc_bd_sample(&bd, BASE_US + (i % 1000 < 500 ? i % 500 :
+					      500 - i % 500));
+	assert_true(dcc_bd_noise_us(&bd) < 1);
+}
+
+/*
+ * A queue that takes a random step of a packet (120 us) up or down on
+ * half the samples: changes uncorrelated, the estimate's floor at 0 lets
+ * it read as noise below a packet wide.
+ */
+static void test_queue_walk(void **state)
+{
+	struct test_rng r = { 3 };
+	struct dcc_bd bd = { 0 };
+	double sum = 0;
+	u32 q = 1200;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 6000; i++) {
+		u64 k = rng_range(&r, 0, 3);
+
+		if (k == 0 && q >= 120)
+			q -= 120;
+		else if (k == 1 && q < 2400)
+			q += 120;
+		dcc_bd_sample(&bd, BASE_US + q);
+		if (i >= 2000)
+			sum += dcc_bd_noise_us(&bd);
+	}
+	assert_true(sum / 4000 < 120);
+}
+
+/*
+ * Uniform noise up to the largest the estimate holds (a width of 892 us):
+ * the width comes out as 2 J, 20 % under to 10 % over on average (the
+ * estimate's spread and the square root's rounding take it low), and
+ * within 50 % (and 20 us) at any time, and the base (minimum + half the
+ * width) as the idle path's delay, J / 5 under to J / 10 over on average,
+ * where the minimum alone is J below it.
+ */
+static void test_uniform(void **state)
+{
+	static const u32 js[] = { 20, 50, 100, 200, 250 };
+	struct test_rng r = { 0x5eed25 };
+	size_t k;
+
+	(void)state;
+	for (k = 0; k < ARRAY_SIZE(js); k++) {
+		struct dcc_bd bd = { 0 };
+		u32 j = js[k], min = feed_uniform(&bd, &r, j, 2000);
+		double wsum = 0, bsum = 0;
+		int i;
+
+		for (i = 0; i < 4000; i++) {
+			u32 m = feed_uniform(&bd, &r, j, 1), w;
+
+			min = m < min ? m : min;
+			w = dcc_bd_noise_us(&bd);
+			assert_between(w, 1.0 * j - 20, 3.0 * j + 20);
+			wsum += w;
+			bsum += dcc_bd_base_us(min, w);
+		}
+		assert_true(min < BASE_US - j * 9 / 10);
+		assert_between(wsum / 4000, 1.6 * j, 2.2 * j);
+		assert_between(bsum / 4000, BASE_US - j / 5.0 - 1,
+			       BASE_US + j / 10.0 + 1);
+	}
+}
+
+/*
+ * Noise on top of a queue that builds and drains: still a lower bound,
+ * and at least half the noise's width.
+ */
+static void test_noise_on_queue(void **state)
+{
+	struct test_rng r = { 11 };
+	struct dcc_bd bd = { 0 };
+	double sum = 0;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 6000; i++) {
+		u32 q = i % 400 < 200 ? 2 * (i % 200) : 400 - 2 * (i % 200);
+
+		dcc_bd_sample(&bd, uniform(&r, 100) + q);
+		if (i >= 2000)
+			sum += dcc_bd_noise_us(&bd);
+	}
+	assert_between(sum / 4000, 100, 220);
+}
+
+/*
+ * The estimate settles from 0 within 400 samples at 200 us (a connection
+ * that starts into noise is not cut for long), and decays to 0 again when
+ * the noise stops.
+ */
+static void test_settles(void **state)
+{
+	struct test_rng r = { 42 };
+	struct dcc_bd bd = { 0 };
+	int i;
+
+	(void)state;
+	feed_uniform(&bd, &r, 200, 400);
+	assert_between(dcc_bd_noise_us(&bd), 240, 560);
+	for (i = 0; i < 1500; i++)
+		dcc_bd_sample(&bd, BASE_US);
+	assert_int_equal(dcc_bd_noise_us(&bd), 0);
+	assert_int_equal(bd.var, 0);
+}
+
+/*
+ * Gaussian noise: the variance within 10 % on average (the width, its
+ * square root, averages 15 % low: the estimate's own spread).
+ */
+static void test_gauss(void **state)
+{
+	struct test_rng r = { 7 };
+	struct dcc_bd bd = { 0 };
+	double sum = 0, wsum = 0;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 2000; i++)
+		dcc_bd_sample(&bd, gauss(&r, 50));
+	for (i = 0; i < 4000; i++) {
+		dcc_bd_sample(&bd, gauss(&r, 50));
+		sum += (double)bd.var;
+		wsum += dcc_bd_noise_us(&bd);
+	}
+	assert_between(sum / 4000, 50 * 50 * 0.9, 50 * 50 * 1.1);
+	assert_between(wsum / 4000, 3.5 * 50 * 0.8, 3.5 * 50 * 1.1);
+}
+
+/* Integer square root against the closed form. */
+static void test_isqrt(void **state)
+{
+	static const u32 v[] = { 0, 1, 2, 3, 4, 15, 16, 17, 99, 100,
+				 65535, 65536, 1048560, 0x7fffffff,
+				 0xfffffffe, 0xffffffff };
+	size_t k;
+
+	(void)state;
+	for (k = 0; k < ARRAY_SIZE(v); k++)
+		assert_int_equal(dcc_bd_isqrt(v[k]),
+				 (u32)floor(sqrt((double)v[k])));
+}
+
+/* Extremes: no overflow, saturation at the top. */
+static void test_extremes(void **state)
+{
+	struct dcc_bd bd = { 0 };
+	int i;
+
+	(void)state;
+	for (i = 0; i < 4000; i++)
+		dcc_bd_sample(&bd, i % 3 ? 1 : 0xffffffffU);
+	assert_int_equal(bd.var, 0xffff);
+	assert_int_equal(dcc_bd_noise_us(&bd), 255 * 7 / 2);
+	assert_int_equal(dcc_bd_base_us(0xfffffff0U, 1000), 0xffffffffU);
+	assert_int_equal(dcc_bd_4us(0), 0);
+	assert_int_equal(dcc_bd_4us(1), 1);
+	assert_int_equal(dcc_bd_4us(4), 1);
+	assert_int_equal(dcc_bd_4us(5), 2);
+	assert_int_equal(dcc_bd_4us(1020), 255);
+	assert_int_equal(dcc_bd_4us(0xffffffffU), 255);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_quiet),
+		cmocka_unit_test(test_queue_moves),
+		cmocka_unit_test(test_queue_walk),
+		cmocka_unit_test(test_uniform),
+		cmocka_unit_test(test_noise_on_queue),
+		cmocka_unit_test(test_settles),
+		cmocka_unit_test(test_gauss),
+		cmocka_unit_test(test_isqrt),
+		cmocka_unit_test(test_extremes),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
