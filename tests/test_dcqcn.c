@@ -596,10 +596,10 @@ static void test_params_for(void **state)
 
 	/* 10 Gbit/s over 10 ms: one mss per RTT per RTT. */
 	dcqcn_params_for(&e, &t, LINE_10G, 10000, 1448);
-	assert_int_equal(e.timer_us, 10000 / 6);
+	assert_int_equal(e.timer_us, 10000 / 12);
 	assert_int_equal(e.alpha_period_us, 10000);
-	assert_int_equal(e.ai_bytes_ps, 144800 * (10000 / 6) / 10000);
-	assert_int_equal(e.hai_bytes_ps, 10 * (144800 * (10000 / 6) / 10000));
+	assert_int_equal(e.ai_bytes_ps, 144800 * (10000 / 12) / 10000);
+	assert_int_equal(e.hai_bytes_ps, 10 * (144800 * (10000 / 12) / 10000));
 
 	/*
 	 * The Reno bound on absolute steps: 5 Mbit/s over 10 ms is more
@@ -1036,6 +1036,55 @@ static void test_quantized_achieved(void **state)
 	assert_true(s.rate_c_bytes_ps >= 3ULL * mss * 1000000 / rtt);
 }
 
+/*
+ * A notification's cut stays in force half an RTT (cut_hold_us from
+ * dcqcn_params_for()), timer and byte counter alike; then fast recovery
+ * and one additive step run in the second half (timer RTT / 2(F + 1)),
+ * so a notification every RTT still finds R_T restored.  Without the
+ * hold, fast recovery at RTT / (F + 1) undid the cut within a third of
+ * the RTT, and a queue marking every RTT stood (RED-ECN).
+ */
+static void test_cut_held(void **state)
+{
+	struct dcqcn_params t = ref_params(), p;
+	struct dcqcn_state s;
+	u64 cut_rate, t0 = 1000000;
+	const u32 rtt = 2400;
+
+	(void)state;
+	t.ai_bytes_ps = 0;
+	t.hai_bytes_ps = 0;
+	t.byte_counter_bytes = 0;
+	dcqcn_params_for(&p, &t, LINE_100M, rtt, 1500);
+	assert_int_equal(p.timer_us, rtt / 12);
+	dcqcn_state_init(&s, &p, LINE_100M, t0);
+	dcqcn_on_cnp(&s, &p, t0, NULL);
+	cut_rate = s.rate_c_bytes_ps;
+	assert_int_equal(cut_rate, LINE_100M / 2);
+	/* Through half the RTT, timer and byte counter alike: nothing. */
+	dcqcn_advance(&s, &p, t0 + rtt / 4, NULL);
+	assert_int_equal(s.rate_c_bytes_ps, cut_rate);
+	dcqcn_on_bytes(&s, &p, 1000000, t0 + rtt / 2 - 1, NULL);
+	assert_int_equal(s.rate_c_bytes_ps, cut_rate);
+	assert_int_equal(s.stage, DCQCN_STAGE_CUT);
+	assert_int_equal(s.timer_cnt + s.byte_cnt, 0);
+	/* The first fast-recovery event half an RTT after the cut. */
+	dcqcn_advance(&s, &p, t0 + rtt / 2, NULL);
+	assert_int_equal(s.stage, DCQCN_STAGE_FR);
+	assert_int_equal(s.timer_cnt, 1);
+	assert_true(s.rate_c_bytes_ps > cut_rate);
+	/* Then one per timer period: F + 1 by the next RTT, R_T restored. */
+	dcqcn_advance(&s, &p, t0 + rtt, NULL);
+	assert_int_equal(s.timer_cnt, 7);
+	assert_int_equal(s.stage, DCQCN_STAGE_AI);
+	assert_true(s.rate_t_bytes_ps > LINE_100M - 1 || s.rate_c_bytes_ps >
+		    LINE_100M - LINE_100M / 64);
+	/* A loss cut is not held (TCP's recovery holds the rate). */
+	dcqcn_loss_cut(&s, &p, t0 + 2 * rtt, NULL);
+	dcqcn_advance(&s, &p, t0 + 2 * rtt + p.timer_us, NULL);
+	assert_int_equal(s.timer_cnt, 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1062,6 +1111,7 @@ int main(void)
 		cmocka_unit_test(test_lead_additive),
 		cmocka_unit_test(test_settle_lead),
 		cmocka_unit_test(test_quantized_achieved),
+		cmocka_unit_test(test_cut_held),
 	};
 
 	return cmocka_run_group_tests_name("dcc_dcqcn", tests, NULL, NULL);
