@@ -62,7 +62,7 @@ DCC_PARAM_UINT(g_q16, 4096, 1, 65536, NULL, &dcqcn_pb,
 DCC_PARAM_UINT(alpha_period_us, 55, 1, 10000000, NULL, &dcqcn_pb,
 	       "alpha decays by (1 - g) once per period without notification, in microseconds");
 DCC_PARAM_UINT(timer_us, 55, 1, 10000000, NULL, &dcqcn_pb,
-	       "rate-increase timer period T, in microseconds; at least srtt / (fr_events + 1)");
+	       "rate-increase timer period T, in microseconds; at least srtt / (2 fr_events + 2)");
 DCC_PARAM_UINT(byte_counter_kb, 0, 0, 4194303, NULL, &dcqcn_pb,
 	       "byte counter B: bytes acked per increase event, in KB (1024 bytes); 0: what the line rate carries in one timer period");
 DCC_PARAM_UINT(fr_events, 5, 1, 1000, NULL, &dcqcn_pb,

@@ -85,7 +85,7 @@ struct dcqcn_params {
 	 * After a notification's cut, the first increase event (timer or
 	 * byte counter) comes no sooner than this: the cut stays in force
 	 * while its effect travels the loop.  dcqcn_params_for() makes it at
-	 * least one RTT; at most timer_us: none beyond the timer (the
+	 * least half an RTT; at most timer_us: none beyond the timer (the
 	 * paper's, whose 55 us timer is itself several fabric RTTs).
 	 */
 	u64 cut_hold_us;
@@ -178,12 +178,14 @@ static inline void dcqcn_params_default(struct dcqcn_params *p,
  *    is lowered to it if it lies above;
  *  - rtt_us (0: not known yet), its smoothed RTT: the alpha period lasts
  *    at least one RTT (a decay step shorter than the feedback loop acts
- *    on stale news), the timer at least rtt / (F + 1), so that fast
- *    recovery completes between two notifications one RTT apart (a
- *    queue that marks above a step notifies every RTT; with a timer of
- *    one RTT the sender would stay in fast recovery, each cut lowering
- *    R_T, and the rate could only fall); at the paper's 40 Gbit/s with
- *    RTTs below 55 us nothing changes;
+ *    on stale news), a cut is held rtt / 2 (cut_hold_us, see
+ *    dcqcn_on_cnp()) and the timer lasts at least rtt / 2(F + 1), so
+ *    that fast recovery completes in the second half of the RTT, between
+ *    two notifications one RTT apart (a queue that marks above a step
+ *    notifies every RTT; with a timer of one RTT the sender would stay
+ *    in fast recovery, each cut lowering R_T, and the rate could only
+ *    fall); at the paper's 40 Gbit/s with RTTs below 55 us nothing
+ *    changes;
  *  - a step of 0 in t is relative: with rtt_us and mss known, R_AI is
  *    Reno's additive increase, one mss per RTT per RTT, spread over the
  *    timer events of an RTT, what TCP flows sharing the queue add (the
@@ -660,7 +662,7 @@ static inline bool dcqcn_validate(struct dcqcn_state *s,
  * A congestion notification at now: the due timers first, then
  * R_T = R_C, R_C *= 1 - alpha / 2 with the alpha before this notification,
  * then alpha is raised and its period restarts; the first increase event
- * comes cut_hold_us later (dcqcn_params_for(): at least one RTT).
+ * comes cut_hold_us later (dcqcn_params_for(): at least half an RTT).
  *
  * Why the hold: a TCP receiver notifies at most once per RTT, and a
  * queue held above the marking threshold notifies every RTT.  With the
@@ -668,10 +670,12 @@ static inline bool dcqcn_validate(struct dcqcn_state *s,
  * the RTT, before the cut could show in the queue, and each cut set R_T
  * to the rate just restored: the target hardly fell and the queue stood
  * (RED-ECN at 100 Mbit/s: RTT p50 7 ms, dctcp's 2.75 ms, and RED dropped
- * the non-ECT packets arriving above its threshold).  Held one RTT, the
- * cut is in force for the RTT its news takes; a notification in the next
- * RTT cuts again from the lowered rate, as DCTCP cuts its window every
- * RTT while marks go on.
+ * the non-ECT packets arriving above its threshold).  Held half an RTT,
+ * with fast recovery and one additive step in the second half (timer
+ * RTT / 2(F + 1)), the cut is in force while its news travels, and a
+ * notification every RTT still finds R_T restored and the rate growing
+ * (held a whole RTT, a flow notified every RTT, next to DCTCP on a step,
+ * would only fall).
  */
 static inline void dcqcn_on_cnp(struct dcqcn_state *s,
 				const struct dcqcn_params *p, u64 now_us,
