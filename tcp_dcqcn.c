@@ -62,7 +62,7 @@ DCC_PARAM_UINT(g_q16, 4096, 1, 65536, NULL, &dcqcn_pb,
 DCC_PARAM_UINT(alpha_period_us, 55, 1, 10000000, NULL, &dcqcn_pb,
 	       "alpha decays by (1 - g) once per period without notification, in microseconds");
 DCC_PARAM_UINT(timer_us, 55, 1, 10000000, NULL, &dcqcn_pb,
-	       "rate-increase timer period T, in microseconds; at least srtt / (fr_events + 1)");
+	       "rate-increase timer period T, in microseconds; at least srtt / (2 fr_events + 2)");
 DCC_PARAM_UINT(byte_counter_kb, 0, 0, 4194303, NULL, &dcqcn_pb,
 	       "byte counter B: bytes acked per increase event, in KB (1024 bytes); 0: what the line rate carries in one timer period");
 DCC_PARAM_UINT(fr_events, 5, 1, 1000, NULL, &dcqcn_pb,
@@ -246,8 +246,12 @@ static u64 dcqcn_line_rate(const struct sock *sk,
 
 /*
  * The parameters of this connection now: the module's, with the line
- * rate, its smoothed RTT and mss (dcqcn_params_for(): timers of at least
- * one RTT, relative steps and byte counter, the Reno bound on the steps).
+ * rate, its RTT and mss (dcqcn_params_for(): timers of at least one RTT,
+ * relative steps and byte counter, the Reno bound on the steps, the
+ * lead).  The RTT is the larger of srtt and the newest sample: srtt lags
+ * a queue that builds by tens of ACKs for a flow of a few packets per
+ * RTT, and the steps (one mss per RTT per RTT) and the lead taken from
+ * it added rate as fast as if the queue were still empty.
  */
 static void dcqcn_params_now(const struct sock *sk,
 			     const struct dcqcn_gparams *g,
@@ -255,27 +259,43 @@ static void dcqcn_params_now(const struct sock *sk,
 {
 	const struct tcp_sock *tp = tcp_sk(sk);
 
-	dcqcn_params_for(p, &g->p, dcqcn_line_rate(sk, g), dcc_srtt_us(tp),
-			 tp->mss_cache);
+	dcqcn_params_for(p, &g->p, dcqcn_line_rate(sk, g),
+			 max(dcc_srtt_us(tp), tp->rack.rtt_us), tp->mss_cache);
 }
 
 /*
  * The rate the connection achieves, bytes per second (0: not known yet):
  * the smaller of its latest delivery-rate sample (the one TCP_INFO reports
- * as delivery_rate) and its flight size over the RTT (the larger of srtt
- * and the newest sample), RFC 5681's FlightSize as a rate.  Early samples
- * can lie far above the flow's share (a first window delivered through an
- * empty queue); the flight over the RTT is what it has in the network now.
+ * as delivery_rate) and its flight size over the newest RTT sample (srtt
+ * before one), RFC 5681's FlightSize as a rate (Little's law).  Early
+ * samples can lie far above the flow's share (a first window delivered
+ * through an empty queue); the flight over the RTT is what it has in the
+ * network now.  Not over srtt: after a queue drained, srtt lags the RTT
+ * by tens of ACKs, and the flight over it put the achieved rate at a
+ * fraction of the real one (4 flows held flat for 30 ms at half the
+ * link, every increase refused by dcqcn_validate()).
+ *
+ * With flight false, the delivery-rate sample alone when there is one:
+ * what a notification's cut starts from (dcqcn_settle()) and what
+ * increases are validated against (dcqcn_validate()).  The flight at one
+ * ACK, in whole packets over one RTT sample, is a noisy estimate for a
+ * flow of a few packets per RTT: as the floor of every cut it lowered
+ * the rate before half the cuts of a dcqcn flow next to a DCTCP one,
+ * some to a third, and as the base of validation it refused most of its
+ * increases (18 % of the link).  The delivery rate measures what the
+ * flow sent an RTT ago, which is what a cut needs and what an increase
+ * must have shown.  Loss cuts keep the smaller of the two (a rate-based
+ * sender flooding a drop-tail queue delivers less than it sends).
  */
-static u64 dcqcn_achieved(const struct tcp_sock *tp)
+static u64 dcqcn_achieved(const struct tcp_sock *tp, bool flight)
 {
-	u32 rtt = max(dcc_srtt_us(tp), tp->rack.rtt_us);
+	u32 rtt = tp->rack.rtt_us ? tp->rack.rtt_us : dcc_srtt_us(tp);
 	u64 r = 0, f;
 
 	if (tp->rate_interval_us && tp->rate_delivered)
 		r = div_u64((u64)tp->rate_delivered * tp->mss_cache *
 			    USEC_PER_SEC, tp->rate_interval_us);
-	if (rtt) {
+	if (rtt && (flight || !r)) {
 		f = div_u64((u64)max(tcp_packets_in_flight(tp), 1U) *
 			    tp->mss_cache * USEC_PER_SEC, rtt);
 		r = r ? min(r, f) : f;
@@ -336,7 +356,7 @@ static void dcqcn_catch_up(struct sock *sk, const struct dcqcn_gparams *g,
 	} else {
 		dcqcn_on_bytes(&ca->s, &p, bytes, tcp_sk(sk)->tcp_mstamp, &ev);
 		if (dcqcn_validate(&ca->s, &p, old_rate, old_target,
-				   dcqcn_achieved(tcp_sk(sk))))
+				   dcqcn_achieved(tcp_sk(sk), false)))
 			dcqcn_count(sk, DCQCN_MIB_BOUNDED, 1);
 	}
 	dcqcn_count_events(sk, &ev);
@@ -465,7 +485,7 @@ static void dcqcn_in_ack_event(struct sock *sk, u32 flags)
 	old_rate = ca->s.rate_c_bytes_ps;
 	dcqcn_params_now(sk, g, &p);
 	rcu_read_unlock();
-	dcqcn_settle(&ca->s, &p, dcqcn_achieved(tcp_sk(sk)));
+	dcqcn_settle(&ca->s, &p, dcqcn_achieved(tcp_sk(sk), false));
 	dcqcn_on_cnp(&ca->s, &p, tcp_sk(sk)->tcp_mstamp, &ev);
 	dcqcn_count_events(sk, &ev);
 	dcqcn_count(sk, DCQCN_MIB_NOTIFIED, 1);
@@ -514,7 +534,7 @@ static void dcqcn_loss(struct sock *sk, enum dcqcn_reason reason)
 	old_rate = ca->s.rate_c_bytes_ps;
 	dcqcn_params_now(sk, g, &p);
 	rcu_read_unlock();
-	dcqcn_settle(&ca->s, &p, dcqcn_achieved(tcp_sk(sk)));
+	dcqcn_settle(&ca->s, &p, dcqcn_achieved(tcp_sk(sk), true));
 	dcqcn_loss_cut(&ca->s, &p, tcp_sk(sk)->tcp_mstamp, &ev);
 	dcqcn_lw_cut(&ca->s, tcp_packets_in_flight(tcp_sk(sk)));
 	dcqcn_count_events(sk, &ev);

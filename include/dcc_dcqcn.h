@@ -75,6 +75,21 @@ struct dcqcn_params {
 	u64 min_rate_bytes_ps;	/* rate floor, >= 1 */
 	u64 max_rate_bytes_ps;	/* rate ceiling (the line rate) */
 	/*
+	 * How far R_C may lie above the rate the connection achieves (TCP
+	 * only, dcqcn_settle() and dcqcn_validate()): one mss per RTT, set
+	 * by dcqcn_params_for() once the RTT is known; 0: a quarter of the
+	 * achieved rate (DCQCN_VALID_PCT).
+	 */
+	u64 lead_bytes_ps;
+	/*
+	 * After a notification's cut, the first increase event (timer or
+	 * byte counter) comes no sooner than this: the cut stays in force
+	 * while its effect travels the loop.  dcqcn_params_for() makes it at
+	 * least half an RTT; at most timer_us: none beyond the timer (the
+	 * paper's, whose 55 us timer is itself several fabric RTTs).
+	 */
+	u64 cut_hold_us;
+	/*
 	 * Relative settings, used by dcqcn_params_for() only: the steps as
 	 * parts per million of the line rate when ai_bytes_ps / hai_bytes_ps
 	 * are 0 there.
@@ -163,12 +178,14 @@ static inline void dcqcn_params_default(struct dcqcn_params *p,
  *    is lowered to it if it lies above;
  *  - rtt_us (0: not known yet), its smoothed RTT: the alpha period lasts
  *    at least one RTT (a decay step shorter than the feedback loop acts
- *    on stale news), the timer at least rtt / (F + 1), so that fast
- *    recovery completes between two notifications one RTT apart (a
- *    queue that marks above a step notifies every RTT; with a timer of
- *    one RTT the sender would stay in fast recovery, each cut lowering
- *    R_T, and the rate could only fall); at the paper's 40 Gbit/s with
- *    RTTs below 55 us nothing changes;
+ *    on stale news), a cut is held rtt / 2 (cut_hold_us, see
+ *    dcqcn_on_cnp()) and the timer lasts at least rtt / 2(F + 1), so
+ *    that fast recovery completes in the second half of the RTT, between
+ *    two notifications one RTT apart (a queue that marks above a step
+ *    notifies every RTT; with a timer of one RTT the sender would stay
+ *    in fast recovery, each cut lowering R_T, and the rate could only
+ *    fall); at the paper's 40 Gbit/s with RTTs below 55 us nothing
+ *    changes;
  *  - a step of 0 in t is relative: with rtt_us and mss known, R_AI is
  *    Reno's additive increase, one mss per RTT per RTT, spread over the
  *    timer events of an RTT, what TCP flows sharing the queue add (the
@@ -182,7 +199,9 @@ static inline void dcqcn_params_default(struct dcqcn_params *p,
  *  - Reno bound: with rtt_us and mss known, an absolute R_AI is at most
  *    one mss per RTT, and R_HAI shrinks by the same factor, so that a
  *    path that only drops (no ECN marks) sees no more overshoot than
- *    Reno's.
+ *    Reno's;
+ *  - the lead (lead_bytes_ps): with rtt_us and mss known, one mss per
+ *    RTT, else 0 (see dcqcn_validate()).
  * Every result is >= 1 and inside the ranges dcqcn_params_valid() wants
  * when t is valid apart from its zero steps and byte counter.
  */
@@ -199,7 +218,8 @@ static inline void dcqcn_params_for(struct dcqcn_params *eff,
 					     t->min_rate_bytes_ps : 1,
 					     eff->max_rate_bytes_ps);
 	eff->timer_us = dcc_max_u32(t->timer_us ? t->timer_us : 1,
-				    rtt_us / (dcc_max_u32(t->fr_events, 1) + 1));
+				    rtt_us / (2 * dcc_min_u32(dcc_max_u32(t->fr_events, 1),
+						      1U << 30) + 2));
 	eff->alpha_period_us = dcc_max_u32(t->alpha_period_us ?
 					   t->alpha_period_us : 1, rtt_us);
 	/* line <= 2^40 and ppm < 2^32: the products fit in 64 bits. */
@@ -213,9 +233,13 @@ static inline void dcqcn_params_for(struct dcqcn_params *eff,
 				  dcc_min_u32(t->hai_ppm, 1000000), 1000000);
 	ai = ai ? ai : 1;
 	hai = hai ? hai : 1;
+	eff->lead_bytes_ps = 0;
+	eff->cut_hold_us = t->cut_hold_us > rtt_us / 2 ? t->cut_hold_us :
+			   rtt_us / 2;
 	if (rtt_us && mss) {
 		reno = dcc_div_u64((u64)mss * DCC_USEC_PER_SEC, rtt_us);
 		reno = dcc_min_u64(reno ? reno : 1, DCQCN_RATE_LIMIT);
+		eff->lead_bytes_ps = reno;
 		if (!t->ai_bytes_ps) {
 			/*
 			 * Relative R_AI: Reno's pace, one mss per RTT per
@@ -455,8 +479,25 @@ static inline void dcqcn_decay_alpha(struct dcqcn_state *s,
 }
 
 /*
+ * True while a notification's cut is held (p->cut_hold_us): no increase
+ * event since the cut (stage still DCQCN_STAGE_CUT) and less than
+ * cut_hold_us since it (the timer's period started at the cut).  A clock
+ * that went backwards restarts the hold at now.
+ */
+static inline bool dcqcn_held(struct dcqcn_state *s,
+			      const struct dcqcn_params *p, u64 now_us)
+{
+	if (s->stage != DCQCN_STAGE_CUT || p->cut_hold_us <= p->timer_us)
+		return false;
+	if (now_us < s->timer_stamp_us)
+		s->timer_stamp_us = now_us;
+	return now_us - s->timer_stamp_us < p->cut_hold_us;
+}
+
+/*
  * Bring the lazy timers up to now: alpha decays, then the timer's
- * increase events.
+ * increase events.  After a cut the first timer period lasts cut_hold_us
+ * (if longer than timer_us), the next ones timer_us.
  */
 static inline void dcqcn_advance(struct dcqcn_state *s,
 				 const struct dcqcn_params *p, u64 now_us,
@@ -465,6 +506,10 @@ static inline void dcqcn_advance(struct dcqcn_state *s,
 	u64 n;
 
 	dcqcn_decay_alpha(s, p, now_us, ev);
+	if (dcqcn_held(s, p, now_us))
+		return;
+	if (s->stage == DCQCN_STAGE_CUT && p->cut_hold_us > p->timer_us)
+		s->timer_stamp_us += p->cut_hold_us - p->timer_us;
 	n = dcqcn_periods(&s->timer_stamp_us, now_us, p->timer_us);
 	if (n)
 		dcqcn_play(s, p, n, true, ev);
@@ -482,6 +527,8 @@ static inline void dcqcn_on_bytes(struct dcqcn_state *s,
 	u64 total, n;
 
 	dcqcn_advance(s, p, now_us, ev);
+	if (dcqcn_held(s, p, now_us))
+		return;		/* bytes acked in the hold count nothing */
 	total = (u64)s->bc_bytes + bytes;
 	n = total / b;
 	s->bc_bytes = (u32)(total - n * b);
@@ -513,12 +560,53 @@ static inline void dcqcn_hold(struct dcqcn_state *s,
 }
 
 /*
- * Before a cut: R_C is brought down to the rate the connection achieved
- * (achieved_bytes_ps, 0 if unknown), if that is lower.  A TCP sender's
- * pacing rate can lie far above what it delivers (the window or the
- * application limits it, or the line rate was never reached); a DCQCN NIC
- * sends at R_C, and a cut must start from the rate that caused the
- * congestion, as Reno's ssthresh starts from the flight size.
+ * The highest rate a TCP sender may run at, given the rate it achieves
+ * (achieved_bytes_ps, > 0): achieved plus the lead, one mss per RTT
+ * (p->lead_bytes_ps), or plus DCQCN_VALID_PCT - 100 percent of it before
+ * the RTT is known.
+ *
+ * A DCQCN NIC sends at R_C, so each increase shows in the queue within an
+ * RTT; a TCP sender's rate is also bounded by its window and its
+ * application, and increases that do not raise what it sends pile up
+ * unseen: hyper increase ran R_C to 4 times the line rate within 10 ms on
+ * the test bed (4 flows, 100 Mbit/s).  So the rate may lead what it
+ * delivers by a probe's margin, not more.  The margin is additive, Reno's
+ * one packet per RTT: once the bottleneck is full, what a flow delivers
+ * stops growing, and a rate that leads it by a fraction of itself (BBR's
+ * 5/4) makes the queue grow by that fraction of the flow's whole window
+ * every RTT, queue included, i.e. exponentially (4 flows on the bed's RED
+ * queue overshot to 150 % of the link and 10 ms of queue every 100 ms);
+ * a lead of one packet per RTT makes it grow by one packet per RTT per
+ * flow, as Reno's and DCTCP's windows do.  The achieved rate of a paced
+ * flow carrying less than a few packets per RTT is known to about a
+ * packet per RTT only (its flight size, in whole packets, over the RTT),
+ * which the same lead covers.
+ */
+#define DCQCN_VALID_PCT		125U
+
+static inline u64 dcqcn_lead_cap(const struct dcqcn_params *p,
+				 u64 achieved_bytes_ps)
+{
+	/* achieved is clamped to 2^40 first: the products fit. */
+	u64 a = dcqcn_clamp_rate(p, achieved_bytes_ps);
+	u64 lead = dcc_min_u64(p->lead_bytes_ps, DCQCN_RATE_LIMIT);
+
+	if (!lead)
+		lead = dcc_div_u64(a * (DCQCN_VALID_PCT - 100), 100);
+	return a + lead;
+}
+
+/*
+ * Before a cut: R_C is brought down to the highest rate the achieved one
+ * allows (dcqcn_lead_cap(); achieved_bytes_ps 0 if unknown: no change),
+ * if that is lower.  A TCP sender's pacing rate can lie far above what it
+ * delivers (the window or the application limits it, or the line rate
+ * was never reached); a DCQCN NIC sends at R_C, and a cut must start from
+ * the rate that caused the congestion, as Reno's ssthresh starts from the
+ * flight size.  Not from the achieved rate itself: for a flow of one or
+ * two packets per RTT that estimate is up to a packet per RTT low, and
+ * every cut started from it would lower R_T by that much (next to a
+ * DCTCP flow, dcqcn fell to 5 % of the link that way).
  */
 static inline void dcqcn_settle(struct dcqcn_state *s,
 				const struct dcqcn_params *p,
@@ -528,27 +616,24 @@ static inline void dcqcn_settle(struct dcqcn_state *s,
 
 	if (!achieved_bytes_ps)
 		return;
-	r = dcqcn_clamp_rate(p, achieved_bytes_ps);
+	r = dcqcn_clamp_rate(p, dcqcn_lead_cap(p, achieved_bytes_ps));
 	if (r < s->rate_c_bytes_ps)
 		s->rate_c_bytes_ps = r;
 }
 
 /*
  * Rate validation, after increase events (TCP only): an increase may take
- * R_C and R_T no higher than DCQCN_VALID_PCT percent of the rate the
- * connection achieves (achieved_bytes_ps, 0 if unknown: no bound), and
- * never lowers them (before_c / before_t: the rates before the events).
- * A DCQCN NIC sends at R_C, so each increase shows in the queue within an
- * RTT; a TCP sender's rate is also bounded by its window and its
- * application, and increases that do not raise what it sends pile up
- * unseen: hyper increase ran R_C to 4 times the line rate within 10 ms on
- * the test bed (4 flows, 100 Mbit/s), and the queue peaked at 6-9 ms each
- * time that window opened (RED marking at 30 KB).  As RFC 7661 validates
- * a window, the rate may lead what it delivers by a probe's margin (BBR's
- * 5/4), not more.  Returns true when it bounded either rate.
+ * R_T no higher than dcqcn_lead_cap() of the rate the connection achieves
+ * (achieved_bytes_ps, 0 if unknown: no bound), and R_C no higher than
+ * that or the target before the events, whichever is higher; it never
+ * lowers them (before_c / before_t: the rates before the events).  As
+ * RFC 7661 validates a window.  Fast recovery returns R_C to a target
+ * that was validated when it was set (a cut's R_T is its settled rate):
+ * bounding that return by the rate achieved just after the cut, which
+ * the cut itself lowered, would make every cut stick (the ratchet of
+ * dcqcn_settle(), by another way).  Returns true when it bounded either
+ * rate.
  */
-#define DCQCN_VALID_PCT		125U
-
 static inline bool dcqcn_validate(struct dcqcn_state *s,
 				  const struct dcqcn_params *p,
 				  u64 before_c, u64 before_t,
@@ -559,11 +644,9 @@ static inline bool dcqcn_validate(struct dcqcn_state *s,
 
 	if (!achieved_bytes_ps)
 		return false;
-	/* achieved is clamped to 2^40 first: the product fits. */
-	cap = dcqcn_clamp_rate(p, achieved_bytes_ps);
-	cap = dcc_div_u64(cap * DCQCN_VALID_PCT, 100);
-	cap_c = cap > before_c ? cap : before_c;
+	cap = dcqcn_lead_cap(p, achieved_bytes_ps);
 	cap_t = cap > before_t ? cap : before_t;
+	cap_c = cap_t > before_c ? cap_t : before_c;
 	if (s->rate_c_bytes_ps > cap_c) {
 		s->rate_c_bytes_ps = dcqcn_clamp_rate(p, cap_c);
 		bounded = true;
@@ -578,7 +661,21 @@ static inline bool dcqcn_validate(struct dcqcn_state *s,
 /*
  * A congestion notification at now: the due timers first, then
  * R_T = R_C, R_C *= 1 - alpha / 2 with the alpha before this notification,
- * then alpha is raised and its period restarts.
+ * then alpha is raised and its period restarts; the first increase event
+ * comes cut_hold_us later (dcqcn_params_for(): at least half an RTT).
+ *
+ * Why the hold: a TCP receiver notifies at most once per RTT, and a
+ * queue held above the marking threshold notifies every RTT.  With the
+ * timer at RTT / (F + 1), fast recovery brought R_C back to R_T within
+ * the RTT, before the cut could show in the queue, and each cut set R_T
+ * to the rate just restored: the target hardly fell and the queue stood
+ * (RED-ECN at 100 Mbit/s: RTT p50 7 ms, dctcp's 2.75 ms, and RED dropped
+ * the non-ECT packets arriving above its threshold).  Held half an RTT,
+ * with fast recovery and one additive step in the second half (timer
+ * RTT / 2(F + 1)), the cut is in force while its news travels, and a
+ * notification every RTT still finds R_T restored and the rate growing
+ * (held a whole RTT, a flow notified every RTT, next to DCTCP on a step,
+ * would only fall).
  */
 static inline void dcqcn_on_cnp(struct dcqcn_state *s,
 				const struct dcqcn_params *p, u64 now_us,

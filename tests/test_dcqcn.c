@@ -596,10 +596,10 @@ static void test_params_for(void **state)
 
 	/* 10 Gbit/s over 10 ms: one mss per RTT per RTT. */
 	dcqcn_params_for(&e, &t, LINE_10G, 10000, 1448);
-	assert_int_equal(e.timer_us, 10000 / 6);
+	assert_int_equal(e.timer_us, 10000 / 12);
 	assert_int_equal(e.alpha_period_us, 10000);
-	assert_int_equal(e.ai_bytes_ps, 144800 * (10000 / 6) / 10000);
-	assert_int_equal(e.hai_bytes_ps, 10 * (144800 * (10000 / 6) / 10000));
+	assert_int_equal(e.ai_bytes_ps, 144800 * (10000 / 12) / 10000);
+	assert_int_equal(e.hai_bytes_ps, 10 * (144800 * (10000 / 12) / 10000));
 
 	/*
 	 * The Reno bound on absolute steps: 5 Mbit/s over 10 ms is more
@@ -655,15 +655,16 @@ static void test_loss_helpers(void **state)
 	dcqcn_advance(&s, &p, 101 * p.timer_us, NULL);
 	assert_int_equal(s.timer_cnt, 1);
 
+	/* No RTT known (no lead): to 5/4 of the achieved rate. */
 	dcqcn_state_init(&s, &p, LINE_10G, 0);
 	dcqcn_settle(&s, &p, LINE_100M);
-	assert_int_equal(s.rate_c_bytes_ps, LINE_100M);
+	assert_int_equal(s.rate_c_bytes_ps, LINE_100M * 5 / 4);
 	dcqcn_settle(&s, &p, LINE_10G);		/* never up */
-	assert_int_equal(s.rate_c_bytes_ps, LINE_100M);
+	assert_int_equal(s.rate_c_bytes_ps, LINE_100M * 5 / 4);
 	dcqcn_settle(&s, &p, 0);		/* unknown: unchanged */
-	assert_int_equal(s.rate_c_bytes_ps, LINE_100M);
-	dcqcn_settle(&s, &p, 1);		/* at least the floor */
-	assert_int_equal(s.rate_c_bytes_ps, p.min_rate_bytes_ps);
+	assert_int_equal(s.rate_c_bytes_ps, LINE_100M * 5 / 4);
+	dcqcn_settle(&s, &p, 1);		/* from at least the floor */
+	assert_int_equal(s.rate_c_bytes_ps, p.min_rate_bytes_ps * 5 / 4);
 
 	assert_int_equal(dcqcn_lw_pkts(&s), DCC_U32_MAX);
 	dcqcn_lw_cut(&s, 100);
@@ -858,11 +859,18 @@ static void test_validate(void **state)
 				    achieved));
 	assert_int_equal(s.rate_c_bytes_ps, achieved * 3);
 	assert_int_equal(s.rate_t_bytes_ps, achieved * 4);
-	/* An increase from there is taken back to where it started. */
+	/* R_C may return towards the target (fast recovery)... */
 	s.rate_c_bytes_ps = achieved * 3 + 1000;
+	assert_false(dcqcn_validate(&s, &p, achieved * 3, achieved * 4,
+				    achieved));
+	assert_int_equal(s.rate_c_bytes_ps, achieved * 3 + 1000);
+	/* ...but an increase beyond it is taken back to where it started. */
+	s.rate_c_bytes_ps = achieved * 4 + 1000;
+	s.rate_t_bytes_ps = achieved * 4 + 2000;
 	assert_true(dcqcn_validate(&s, &p, achieved * 3, achieved * 4,
 				   achieved));
-	assert_int_equal(s.rate_c_bytes_ps, achieved * 3);
+	assert_int_equal(s.rate_c_bytes_ps, achieved * 4);
+	assert_int_equal(s.rate_t_bytes_ps, achieved * 4);
 	/* Unknown achieved rate: no bound. */
 	s.rate_c_bytes_ps = LINE_10G;
 	assert_false(dcqcn_validate(&s, &p, 1, 1, 0));
@@ -918,6 +926,165 @@ static void test_persistent_marking(void **state)
 	assert_true(persistent_marking(true) <= 2 * p.min_rate_bytes_ps);
 }
 
+/*
+ * The lead: with the RTT known, R_C may lie at most one mss per RTT above
+ * the achieved rate (a full bottleneck's queue grows by a packet per RTT
+ * per flow, as Reno's), not a quarter of the achieved rate (which lets
+ * the queue grow by a quarter of the flow's window every RTT).
+ */
+static void test_lead_additive(void **state)
+{
+	struct dcqcn_params t = ref_params(), p;
+	struct dcqcn_state s;
+	const u32 rtt = 2700, mss = 1448;
+	u64 achieved = 80000000 / 8, now = 0, bc, tc, lead;
+	int k;
+
+	(void)state;
+	dcqcn_params_for(&p, &t, LINE_100M, rtt, mss);
+	lead = (u64)mss * 1000000 / rtt;
+	assert_int_equal(p.lead_bytes_ps, lead);
+	dcqcn_state_init(&s, &p, achieved, 0);
+	for (k = 0; k < 2000; k++) {
+		now += p.timer_us;
+		bc = s.rate_c_bytes_ps;
+		tc = s.rate_t_bytes_ps;
+		dcqcn_on_bytes(&s, &p, p.byte_counter_bytes, now, NULL);
+		dcqcn_validate(&s, &p, bc, tc, achieved);
+		assert_true(s.rate_c_bytes_ps <= achieved + lead);
+		assert_true(s.rate_t_bytes_ps <= achieved + lead);
+	}
+	/* It gets there: the bound is a ceiling, not a brake. */
+	assert_int_equal(s.rate_c_bytes_ps, achieved + lead);
+	/* The queue it builds: at most one mss per RTT. */
+	assert_true((s.rate_c_bytes_ps - achieved) * rtt / 1000000 <= mss);
+	/* Before an RTT is known: a quarter of the achieved rate. */
+	dcqcn_params_for(&p, &t, LINE_100M, 0, mss);
+	assert_int_equal(p.lead_bytes_ps, 0);
+	s.rate_c_bytes_ps = LINE_100M;
+	dcqcn_settle(&s, &p, achieved);
+	assert_int_equal(s.rate_c_bytes_ps, achieved * 5 / 4);
+}
+
+/*
+ * A cut starts from at most the achieved rate plus the lead, not from the
+ * achieved rate: a paced flow of one or two packets per RTT knows its
+ * achieved rate to a whole packet per RTT only.
+ */
+static void test_settle_lead(void **state)
+{
+	struct dcqcn_params t = ref_params(), p;
+	struct dcqcn_state s;
+	const u32 rtt = 2700, mss = 1448;
+	u64 lead, rc = 5800000 / 8, achieved = 4300000 / 8;
+
+	(void)state;
+	dcqcn_params_for(&p, &t, LINE_100M, rtt, mss);
+	lead = p.lead_bytes_ps;
+	dcqcn_state_init(&s, &p, rc, 0);
+	dcqcn_settle(&s, &p, achieved);
+	assert_int_equal(s.rate_c_bytes_ps, rc);
+	s.rate_c_bytes_ps = 20000000 / 8;
+	dcqcn_settle(&s, &p, achieved);
+	assert_int_equal(s.rate_c_bytes_ps, achieved + lead);
+	/* Unknown achieved rate: no change. */
+	s.rate_c_bytes_ps = LINE_100M;
+	dcqcn_settle(&s, &p, 0);
+	assert_int_equal(s.rate_c_bytes_ps, LINE_100M);
+}
+
+/*
+ * Next to a DCTCP flow that holds a step-marking queue at its threshold:
+ * the dcqcn flow is notified every RTT (2.7 ms) and its achieved rate, as
+ * the glue measures it, is its flight in whole packets over the RTT
+ * (rounded down, at least one packet).  Each RTT: a notification (settle,
+ * cut), then the timer's increase events, each validated.  The rate must
+ * not ratchet down to the one-packet-per-RTT floor (4.3 Mbit/s): it kept
+ * 5 % of the link when each cut started from that floor.
+ */
+static void test_quantized_achieved(void **state)
+{
+	struct dcqcn_params t = ref_params(), p;
+	struct dcqcn_state s;
+	const u32 rtt = 2700, mss = 1448;
+	u64 now = 0, start = 25000000 / 8, ach, bc, tc, pkts;
+	int k, e;
+
+	(void)state;
+	t.ai_bytes_ps = 0;
+	t.hai_bytes_ps = 0;
+	t.byte_counter_bytes = 0;
+	dcqcn_params_for(&p, &t, LINE_100M, rtt, mss);
+	dcqcn_state_init(&s, &p, start, 0);
+	for (k = 0; k < 2000; k++) {
+		for (e = 0; e < 6; e++) {
+			now += rtt / 6;
+			pkts = s.rate_c_bytes_ps * rtt / 1000000 / mss;
+			ach = (pkts ? pkts : 1) * mss * 1000000 / rtt;
+			bc = s.rate_c_bytes_ps;
+			tc = s.rate_t_bytes_ps;
+			dcqcn_on_bytes(&s, &p, (u32)(s.rate_c_bytes_ps * rtt /
+						     6 / 1000000), now, NULL);
+			dcqcn_validate(&s, &p, bc, tc, ach);
+		}
+		pkts = s.rate_c_bytes_ps * rtt / 1000000 / mss;
+		ach = (pkts ? pkts : 1) * mss * 1000000 / rtt;
+		dcqcn_settle(&s, &p, ach);
+		dcqcn_on_cnp(&s, &p, now, NULL);
+	}
+	/* At least 3 packets per RTT (16 Mbit/s). */
+	assert_true(s.rate_c_bytes_ps >= 3ULL * mss * 1000000 / rtt);
+}
+
+/*
+ * A notification's cut stays in force half an RTT (cut_hold_us from
+ * dcqcn_params_for()), timer and byte counter alike; then fast recovery
+ * and one additive step run in the second half (timer RTT / 2(F + 1)),
+ * so a notification every RTT still finds R_T restored.  Without the
+ * hold, fast recovery at RTT / (F + 1) undid the cut within a third of
+ * the RTT, and a queue marking every RTT stood (RED-ECN).
+ */
+static void test_cut_held(void **state)
+{
+	struct dcqcn_params t = ref_params(), p;
+	struct dcqcn_state s;
+	u64 cut_rate, t0 = 1000000;
+	const u32 rtt = 2400;
+
+	(void)state;
+	t.ai_bytes_ps = 0;
+	t.hai_bytes_ps = 0;
+	t.byte_counter_bytes = 0;
+	dcqcn_params_for(&p, &t, LINE_100M, rtt, 1500);
+	assert_int_equal(p.timer_us, rtt / 12);
+	dcqcn_state_init(&s, &p, LINE_100M, t0);
+	dcqcn_on_cnp(&s, &p, t0, NULL);
+	cut_rate = s.rate_c_bytes_ps;
+	assert_int_equal(cut_rate, LINE_100M / 2);
+	/* Through half the RTT, timer and byte counter alike: nothing. */
+	dcqcn_advance(&s, &p, t0 + rtt / 4, NULL);
+	assert_int_equal(s.rate_c_bytes_ps, cut_rate);
+	dcqcn_on_bytes(&s, &p, 1000000, t0 + rtt / 2 - 1, NULL);
+	assert_int_equal(s.rate_c_bytes_ps, cut_rate);
+	assert_int_equal(s.stage, DCQCN_STAGE_CUT);
+	assert_int_equal(s.timer_cnt + s.byte_cnt, 0);
+	/* The first fast-recovery event half an RTT after the cut. */
+	dcqcn_advance(&s, &p, t0 + rtt / 2, NULL);
+	assert_int_equal(s.stage, DCQCN_STAGE_FR);
+	assert_int_equal(s.timer_cnt, 1);
+	assert_true(s.rate_c_bytes_ps > cut_rate);
+	/* Then one per timer period: F + 1 by the next RTT, R_T restored. */
+	dcqcn_advance(&s, &p, t0 + rtt, NULL);
+	assert_int_equal(s.timer_cnt, 7);
+	assert_int_equal(s.stage, DCQCN_STAGE_AI);
+	assert_true(s.rate_t_bytes_ps > LINE_100M - 1 || s.rate_c_bytes_ps >
+		    LINE_100M - LINE_100M / 64);
+	/* A loss cut is not held (TCP's recovery holds the rate). */
+	dcqcn_loss_cut(&s, &p, t0 + 2 * rtt, NULL);
+	dcqcn_advance(&s, &p, t0 + 2 * rtt + p.timer_us, NULL);
+	assert_int_equal(s.timer_cnt, 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -941,6 +1108,10 @@ int main(void)
 		cmocka_unit_test(test_random_invariants),
 		cmocka_unit_test(test_validate),
 		cmocka_unit_test(test_persistent_marking),
+		cmocka_unit_test(test_lead_additive),
+		cmocka_unit_test(test_settle_lead),
+		cmocka_unit_test(test_quantized_achieved),
+		cmocka_unit_test(test_cut_held),
 	};
 
 	return cmocka_run_group_tests_name("dcc_dcqcn", tests, NULL, NULL);
