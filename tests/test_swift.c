@@ -2813,12 +2813,11 @@ static void test_psim_bed_fair(void **state)
  * round congested when half its samples say so), on the test bed's scale
  * (100 Mbit/s, 270 us base RTT, receivers delaying lone segments' ACKs).
  *
- * 1. Four flows alone on their path hold the queue at their target, so
- *    about half of their samples sit at or above it: judged against the
- *    target itself, their own operating point read as congestion and PLB
- *    moved connections off a quiet path (plb_twopath.sh: with PLB on,
- *    flows on the quiet path repathed onto the congested one).  No round
- *    of theirs may count as congested.
+ * 1. Four flows sharing one saturated link (an ECMP collision, seen from
+ *    the flows) hold the queue at their target: a good part of their
+ *    rounds count as congested and idle repaths come due, as PLB's paper
+ *    has it.  (A threshold of twice the target counted none: PLB then
+ *    never moved colliding flows, make sim-check's fat-tree.)
  * 2. One flow whose path gains a standing queue of 30 ms that it does not
  *    control (another sender's): every round is congested.
  */
@@ -2855,11 +2854,11 @@ static void test_psim_plb_signal(void **state)
 		sm.f[i].init_fx = 10 << DCC_FX_SHIFT;
 	psim_run(&sm);
 	psim_plb_rounds(&sm, &rounds, &cong, &idle_due);
-	print_message("# psim plb, quiet path, 4 flows: %u of %u rounds congested, %u idle repaths due\n",
+	print_message("# psim plb, 4 flows sharing a link: %u of %u rounds congested, %u idle repaths due\n",
 		      cong, rounds, idle_due);
 	assert_true(rounds > 100);
-	assert_int_equal(idle_due, 0);
-	assert_true(cong * 50 <= rounds);
+	assert_true(cong * 4 >= rounds);
+	assert_true(idle_due > 0);
 
 	memset(&sm, 0, sizeof(sm));
 	sm.p = &p;
