@@ -1188,7 +1188,11 @@ class Jitter(Scenario):
 
     PATHS = (("ack", "", "the ACK path (netem DELAY +- J)"),
              ("data", "b", "the data path before the bottleneck (netem J +- J "
-              "on the sender's link, the ACK path's delay cut by J)"))
+              "on the sender's link, the ACK path's delay cut by J)"),
+             ("ack-reorder", "c", "the ACK path without netem's rate (each "
+              "packet its own draw: the flow is reordered)"),
+             ("data-reorder", "d", "the data path without netem's rate (each "
+              "packet its own draw: the flow is reordered)"))
 
     def tables(self, rep):
         d = rep.scen_dir(self.tag)
@@ -1231,10 +1235,12 @@ class Jitter(Scenario):
                                           fmt(percentile(v, 99), 0)))
         t.notes.append(
             "Network: scenario 1's (%s-packet drop-tail FIFO, %s flows for %s s "
-            "a run) with uniform jitter J on %s; packets stay in order.  Every "
+            "a run) with uniform jitter J on %s%s.  Every "
             "module at its shipped defaults.  Idle RTT p50/p99 by J: %s." % (
                 rep.P.get("S7_LIMIT"), rep.P.get("S7_FLOWS"),
-                rep.P.get("S7_SECS"), where, ", ".join(idle)))
+                rep.P.get("S7_SECS"), where,
+                "" if "reorder" in path else "; packets stay in order",
+                ", ".join(idle)))
         t.notes.append(
             "Targets: no collapse below half the link at 100 us of jitter "
             "(issue 14); >= 90 % of the link at 200 us with RTT p99 <= J=0's "
