@@ -190,22 +190,30 @@ topo_shape() {
 #   data  the data path before the bottleneck (CLI's cli0): J +- J, and the
 #         ACK path's delay is cut by J, so the mean RTT is unchanged (while
 #         J <= DELAY).
+#   ack-reorder, data-reorder  the same without netem's rate: each packet
+#         keeps its own draw, so a packet drawn short overtakes the one
+#         before it (the flow is reordered).
 # J_US 0 restores topo_shape's plain delay.  netem draws the jitter from
 # the kernel's random numbers (no seed in 6.1): runs differ in the draws.
 topo_jitter() {
-	local j=$1 path=${2:-ack} d=${TOPO_DELAY_US:-250}
+	local j=$1 path=${2:-ack} d=${TOPO_DELAY_US:-250} order="rate 10gbit"
+	case $path in
+	*-reorder) path=${path%-reorder}; order= ;;
+	esac
 	in_cli tc qdisc del dev cli0 root 2>/dev/null
 	if [ "$j" = 0 ]; then
 		in_rtr tc qdisc replace dev rc0 root netem delay "${d}us" \
 			limit 100000
 	elif [ "$path" = ack ]; then
+		# shellcheck disable=SC2086 # $order: netem's words or none
 		in_rtr tc qdisc replace dev rc0 root netem delay "${d}us" \
-			"${j}us" rate 10gbit limit 100000
+			"${j}us" $order limit 100000
 	else
 		in_rtr tc qdisc replace dev rc0 root netem \
 			delay "$((d > j ? d - j : 0))us" limit 100000
+		# shellcheck disable=SC2086
 		in_cli tc qdisc replace dev cli0 root netem delay "${j}us" \
-			"${j}us" rate 10gbit limit 100000
+			"${j}us" $order limit 100000
 	fi
 }
 

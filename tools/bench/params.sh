@@ -104,6 +104,8 @@ else
 	S7_CCS=${S7_CCS:-"cubic swift timely timely-patched"}
 	S7_JITTERS=${S7_JITTERS:-"0 100 200"}	# us
 fi
+# S7_PATHS: ack, data; ack-reorder and data-reorder are the same jitter
+# without per-flow ordering (netem without its rate: packets overtake).
 S7_PATHS=${S7_PATHS:-"ack data"}
 S7_LIMIT=${S7_LIMIT:-$S1_LIMIT}
 S7_FLOWS=${S7_FLOWS:-$S1_FLOWS}
