@@ -245,8 +245,17 @@ static void advance(struct sim *x)
 
 	if (x->now >= st0)
 		n = (x->now - st0) / per;
-	if (x->now >= s->timer_stamp_us)
-		nt = (x->now - s->timer_stamp_us) / tper;
+	if (x->now >= s->timer_stamp_us) {
+		u64 since = x->now - s->timer_stamp_us;
+
+		/* After a cut the first period lasts cut_hold_us. */
+		if (s->stage == DCQCN_STAGE_CUT &&
+		    x->p.cut_hold_us > x->p.timer_us)
+			nt = since < x->p.cut_hold_us ? 0 :
+			     1 + (since - x->p.cut_hold_us) / tper;
+		else
+			nt = since / tper;
+	}
 	dcqcn_advance(s, &x->p, x->now, &ev);
 	FZ_LOG(f, "advance now=%llu n=%llu alpha %u -> %u R_C %llu -> %llu (%u events)",
 	       (unsigned long long)x->now, (unsigned long long)n, a0,
@@ -271,8 +280,11 @@ static void advance(struct sim *x)
 		 x->now - s->alpha_stamp_us < per, "alpha stamp %llu at %llu",
 		 (unsigned long long)s->alpha_stamp_us,
 		 (unsigned long long)x->now);
+	/* A held cut's first period lasts cut_hold_us. */
 	FZ_CHECK(f, s->timer_stamp_us <= x->now &&
-		 x->now - s->timer_stamp_us < tper, "timer stamp %llu at %llu",
+		 x->now - s->timer_stamp_us <
+		 (dcqcn_held(s, &x->p, x->now) ? x->p.cut_hold_us : tper),
+		 "timer stamp %llu at %llu",
 		 (unsigned long long)s->timer_stamp_us,
 		 (unsigned long long)x->now);
 	FZ_CHECK(f, events_played(&ev) <= DCQCN_MAX_EVENTS, "%u events",
@@ -328,6 +340,13 @@ static void ev_bytes(struct sim *x)
 	total = (u64)s->bc_bytes + bytes;
 	/* The timers run first inside; with them due, only bounds hold. */
 	dcqcn_on_bytes(s, &x->p, bytes, x->now, &ev);
+	/* Bytes acked while a notification's cut is held count nothing. */
+	if (dcqcn_held(s, &x->p, x->now)) {
+		FZ_CHECK(f, s->bc_bytes == total - bytes && s->byte_cnt == cnt0,
+			 "held: byte count %u, BC %u -> %u", s->bc_bytes, cnt0,
+			 s->byte_cnt);
+		return;
+	}
 	n = total / b;
 	FZ_LOG(f, "bytes %u -> %llu events, BC %u -> %u", bytes,
 	       (unsigned long long)n, cnt0, s->byte_cnt);
@@ -361,7 +380,8 @@ static void ev_cut(struct sim *x, bool loss)
 
 		dcqcn_settle(s, &x->p, ach);
 		FZ_CHECK(f, s->rate_c_bytes_ps ==
-			 (ach ? dcc_min_u64(r0, dcqcn_clamp_rate(&x->p, ach)) :
+			 (ach ? dcc_min_u64(r0, dcqcn_clamp_rate(&x->p,
+					dcqcn_lead_cap(&x->p, ach))) :
 			  r0),
 			 "settle %llu at %llu -> %llu", (unsigned long long)r0,
 			 (unsigned long long)ach,
