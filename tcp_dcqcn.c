@@ -76,7 +76,7 @@ DCC_PARAM_UINT(ai_rate_ppm, 1000, 1, 1000000, NULL, &dcqcn_pb,
 DCC_PARAM_UINT(hai_rate_ppm, 10000, 1, 1000000, NULL, &dcqcn_pb,
 	       "relative R_HAI (hai_rate_kbps=0), in parts per million of the line rate; after the first RTT sample R_AI times hai_rate_ppm / ai_rate_ppm");
 DCC_PARAM_UINT(cnp_interval_us, 50, 1, 10000000, NULL, &dcqcn_pb,
-	       "receiver: least time between two notifications of a flow, in microseconds; at least fr_events + 1 RTTs");
+	       "receiver: least time between two notifications of a flow, in microseconds; at least one RTT as the receiver estimates it");
 DCC_PARAM_UINT(min_rate_kbps, 1000, 1, 1000000000, NULL, &dcqcn_pb,
 	       "rate floor (the rate is never 0), in kbit/s");
 DCC_PARAM_UINT(line_rate_mbps, 0, 0, 1000000, NULL, &dcqcn_pb,
@@ -405,8 +405,8 @@ static void dcqcn_set_ece(struct tcp_sock *tp, bool ece)
 
 /*
  * The receiver's least time between two notifications: cnp_interval_us,
- * and at least fr_events + 1 RTTs as the receiver knows it (its
- * receive-side estimate, else the handshake's): dcqcn_np_interval().
+ * and at least one RTT as the receiver knows it (its receive-side
+ * estimate, else the connection's smoothed RTT).
  */
 static u32 dcqcn_cnp_interval(const struct tcp_sock *tp)
 {
