@@ -211,7 +211,7 @@ static u32 swift_floor_sample(struct swift_floor *slot, struct swift_floor f,
  * target counts from must be the same for every connection to the
  * destination, or flow scaling no longer shares the queue fairly (the
  * socket's area is full in any case).  A table of slots indexed like the
- * floors' (32 KB); a slot holds one destination's estimate at a time, and
+ * floors' (16 KB); a slot holds one destination's estimate at a time, and
  * a destination that takes a slot over starts from no noise.  Every
  * connection to the destination feeds its samples in, in the order they
  * come; updates race without a lock, and a lost or torn update costs a
@@ -220,9 +220,6 @@ static u32 swift_floor_sample(struct swift_floor *slot, struct swift_floor f,
 struct swift_noise {
 	u32 key;		/* destination (swift_floor_key()), 0: none */
 	struct dcc_bd bd;
-	struct dcc_bd_hold hold;	/* its width, held for the floor's
-					 * window (minrtt_win_ms)
-					 */
 };
 
 static struct swift_noise swift_noises[1 << SWIFT_FLOOR_BITS];
@@ -230,28 +227,22 @@ static struct swift_noise swift_noises[1 << SWIFT_FLOOR_BITS];
 /*
  * Fold the ACK's fabric delay into its destination's noise (a likely
  * delayed ACK's sample holds the receiver's timer: not noise); returns
- * the largest width within the floor's window, in us (dcc_bd_hold()).
+ * the noise's width, in us.
  */
-static u32 swift_noise_sample(u32 key, const struct swift_ack *a,
-			      const struct swift_params *prm)
+static u32 swift_noise_sample(u32 key, const struct swift_ack *a)
 {
 	struct swift_noise *n = &swift_noises[hash_32(key, SWIFT_FLOOR_BITS)];
-	struct swift_noise c = { .key = key };
-	u32 w;
+	struct dcc_bd bd = { 0 };
 
 	if (READ_ONCE(n->key) == key)
 		/* racy by design (above): a torn copy costs a sample */
-		c = data_race(*n);
+		bd = data_race(n->bd);
 	if (a->has_delay && !a->ack_delayed)
-		dcc_bd_sample(&c.bd, a->delay_us);
-	w = dcc_bd_hold(&c.hold, dcc_bd_noise_us(&c.bd), a->now_us,
-			prm->minrtt_win_us);
+		dcc_bd_sample(&bd, a->delay_us);
 	/* racy by design: the last writer's estimate stays */
-	data_race(n->bd = c.bd);
-	/* ... and so does its held width */
-	data_race(n->hold = c.hold);
+	data_race(n->bd = bd);
 	WRITE_ONCE(n->key, key);
-	return w;
+	return dcc_bd_noise_us(&bd);
 }
 
 /* Per-socket state, in inet_csk_ca(sk). */
@@ -487,7 +478,7 @@ static void swift_cong_control(DCC_CONG_CONTROL_ARGS)
 						READ_ONCE(delack_guard_us));
 	a.delack_us = READ_ONCE(delack_guard_us);
 	a.floor_us = swift_floor_sample(fslot, fl, fkey, &a, prm);
-	a.noise_us = swift_noise_sample(fkey, &a, prm);
+	a.noise_us = swift_noise_sample(fkey, &a);
 	old = swift_snap(ca);
 	act = swift_on_ack(&ca->s, prm, &a);
 	swift_noise_check(sk, ca, act, a.noise_us);

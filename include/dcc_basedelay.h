@@ -133,34 +133,6 @@ static inline u32 dcc_bd_base_us(u32 min_us, u32 noise_us)
 	return dcc_sat_u32((u64)min_us + noise_us / 2);
 }
 
-/*
- * The largest width seen within a window of win_us: what a windowed
- * minimum kept over the same window may still carry of the noise.  A
- * minimum taken while the path was noisy sits in the noise's low tail for
- * as long as the window keeps it, after the noise itself is gone and its
- * estimate has settled back to 0; a base counted from that minimum
- * without the noise that made it reads every quiet sample as queueing
- * (swift: 2 % of the link on a quiet path right after 500 us of jitter to
- * the same destination).  Holding the width for the minimum's window
- * keeps the two together.
- */
-struct dcc_bd_hold {
-	u64 stamp_us;		/* when peak_us was seen (0: never) */
-	u32 peak_us;		/* largest width within the window */
-};
-
-/* Fold the current width in at now_us; returns the held width. */
-static inline u32 dcc_bd_hold(struct dcc_bd_hold *h, u32 noise_us,
-			      u64 now_us, u64 win_us)
-{
-	if (noise_us >= h->peak_us || !h->stamp_us ||
-	    now_us - h->stamp_us > win_us) {
-		h->peak_us = noise_us;
-		h->stamp_us = now_us ? now_us : 1;
-	}
-	return h->peak_us;
-}
-
 /* A width in 4 us, rounded up, at most 255 (1020 us): a byte of state. */
 static inline u8 dcc_bd_4us(u32 noise_us)
 {

@@ -215,29 +215,6 @@ static void test_gauss(void **state)
 	assert_between(wsum / 4000, 3.5 * 50 * 0.8, 3.5 * 50 * 1.1);
 }
 
-/* The held width: the largest within the window, then the current one. */
-static void test_hold(void **state)
-{
-	struct dcc_bd_hold h = { 0 };
-
-	(void)state;
-	assert_int_equal(dcc_bd_hold(&h, 0, 1000, 10000000), 0);
-	assert_int_equal(dcc_bd_hold(&h, 700, 2000, 10000000), 700);
-	/* Settling back: the peak stays for the window ... */
-	assert_int_equal(dcc_bd_hold(&h, 100, 3000, 10000000), 700);
-	assert_int_equal(dcc_bd_hold(&h, 0, 10002000, 10000000), 700);
-	/* ... and goes with it. */
-	assert_int_equal(dcc_bd_hold(&h, 0, 10002001, 10000000), 0);
-	/* A new peak restarts the window. */
-	assert_int_equal(dcc_bd_hold(&h, 300, 10003000, 10000000), 300);
-	assert_int_equal(dcc_bd_hold(&h, 300, 15000000, 10000000), 300);
-	assert_int_equal(dcc_bd_hold(&h, 0, 24000000, 10000000), 300);
-	/* Time 0 is a time like any other. */
-	h = (struct dcc_bd_hold){ 0 };
-	assert_int_equal(dcc_bd_hold(&h, 50, 0, 10000000), 50);
-	assert_int_equal(dcc_bd_hold(&h, 0, 5, 10000000), 50);
-}
-
 /* Extremes: no overflow, saturation at the top. */
 static void test_extremes(void **state)
 {
@@ -268,7 +245,6 @@ int main(void)
 		cmocka_unit_test(test_noise_on_queue),
 		cmocka_unit_test(test_settles),
 		cmocka_unit_test(test_gauss),
-		cmocka_unit_test(test_hold),
 		cmocka_unit_test(test_extremes),
 	};
 

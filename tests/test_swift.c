@@ -2427,9 +2427,7 @@ struct psim {
 				 * order (netem delay D J rate)
 				 */
 	bool no_noise;		/* the glue does not measure the noise */
-	bool no_hold;		/* ... or does not hold its width */
 	struct dcc_bd bd;	/* the destination's noise, as the glue */
-	struct dcc_bd_hold hold;	/* its width, held as the glue does */
 	struct test_rng rng;
 	u64 last_ack_ns;
 	struct swift_floor floor;	/* the destination's floor */
@@ -2531,10 +2529,7 @@ static void psim_ack(struct psim *sm, unsigned int i, u64 now, u64 sent_ns,
 		.ack_delayed = delayed,
 		.delack_us = sm->tick_ns ? PSIM_DELACK_GUARD_US : 0,
 		.floor_us = fl->min_us,
-		.noise_us = sm->no_noise ? 0 :
-			    sm->no_hold ? dcc_bd_noise_us(&sm->bd) :
-			    dcc_bd_hold(&sm->hold, dcc_bd_noise_us(&sm->bd),
-					now / 1000, p->minrtt_win_us),
+		.noise_us = sm->no_noise ? 0 : dcc_bd_noise_us(&sm->bd),
 	};
 	swift_on_ack(&f->s, p, &a);
 	check_bounds(&f->s, p);
@@ -3053,57 +3048,6 @@ static double psim_jitter(u64 jitter_ns, bool no_noise, double *jain,
 	return sum * sm.svc_ns / (double)(sm.dur_ns - sm.measure_ns);
 }
 
-/*
- * Noise that stops: 500 us of ACK jitter for 1 s, then none, the same
- * four flows to the same destination.  The floor (the destination's
- * minimum, kept minrtt_win_ms) still holds the noise's low tail after it
- * stops, while the noise estimate settles back to 0 in a few hundred
- * samples: counted from that floor without the noise that made it, every
- * quiet sample read as queueing (the VM bed: 2 % of the link on a quiet
- * path right after a 500 us cell to the same destination).  Holding the
- * width for the floor's window (dcc_bd_hold()) keeps them together.
- */
-static double psim_noise_stops(bool no_hold)
-{
-	static struct psim sm;
-	double sum = 0;
-	unsigned int i;
-
-	memset(&sm, 0, sizeof(sm));
-	sm.p = &psim_jitter_params;
-	sm.n = 4;
-	sm.svc_ns = 120000;
-	sm.base_ns = 270000;
-	sm.jitter_ns = 500000;
-	sm.no_hold = no_hold;
-	sm.rng.s = 0x2500;
-	sm.dur_ns = 1000000000ULL;	/* 1 s of noise */
-	sm.measure_ns = ~0ULL;
-	for (i = 0; i < sm.n; i++)
-		sm.f[i].init_fx = 10 << DCC_FX_SHIFT;
-	psim_run_from(&sm, true);
-	sm.jitter_ns = 0;
-	sm.measure_ns = sm.dur_ns + 500000000ULL;
-	sm.dur_ns += 2500000000ULL;	/* 2.5 s quiet, the last 2 judged */
-	psim_run_from(&sm, false);
-	for (i = 0; i < sm.n; i++)
-		sum += sm.f[i].acked;
-	return sum * sm.svc_ns / (double)(sm.dur_ns - sm.measure_ns);
-}
-
-static void test_psim_noise_stops(void **state)
-{
-	double held, not_held;
-
-	(void)state;
-	psim_jitter_params = default_params(true);
-	held = psim_noise_stops(false);
-	not_held = psim_noise_stops(true);
-	print_message("# psim noise stops: quiet link %.3f with the width held, %.3f without\n",
-		      held, not_held);
-	assert_true(held >= 0.9);
-}
-
 static void test_psim_jitter(void **state)
 {
 	static const u64 js[] = { 0, 100000, 200000, 300000 };
@@ -3201,7 +3145,6 @@ int main(void)
 		cmocka_unit_test(test_psim_floor_delack),
 		cmocka_unit_test(test_psim_plb_signal),
 		cmocka_unit_test(test_psim_jitter),
-		cmocka_unit_test(test_psim_noise_stops),
 		cmocka_unit_test(test_rto_reset_floor),
 		cmocka_unit_test(test_psim_rtt_fair),
 	};

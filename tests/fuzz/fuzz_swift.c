@@ -140,7 +140,6 @@ struct conn {
 	u32 min_ep_x8;		/* smallest */
 	u32 max_delay;		/* largest fabric sample seen */
 	struct dcc_bd bd;	/* delay noise, as the glue keeps it */
-	struct dcc_bd_hold hold;	/* its width, held */
 	u32 noise_us;		/* the last ACK's noise width */
 };
 
@@ -325,9 +324,7 @@ static void ev_ack(struct sim *x, struct conn *c)
 	/* As swift_noise_sample(); now and then any width at all. */
 	if (a.has_delay && !a.ack_delayed)
 		dcc_bd_sample(&c->bd, a.delay_us);
-	a.noise_us = fz_u8(f) == 0 ? fz_u32_edge(f) :
-		     dcc_bd_hold(&c->hold, dcc_bd_noise_us(&c->bd), a.now_us,
-				 x->p.minrtt_win_us);
+	a.noise_us = fz_u8(f) == 0 ? fz_u32_edge(f) : dcc_bd_noise_us(&c->bd);
 	if (a.has_delay && a.delay_us)
 		c->noise_us = a.noise_us;
 
