@@ -232,11 +232,15 @@ static struct swift_noise swift_noises[1 << SWIFT_FLOOR_BITS];
 static u32 swift_noise_sample(u32 key, const struct swift_ack *a)
 {
 	struct swift_noise *n = &swift_noises[hash_32(key, SWIFT_FLOOR_BITS)];
+	bool mine = READ_ONCE(n->key) == key;
 	struct dcc_bd bd = { 0 };
 
-	if (READ_ONCE(n->key) == key)
+	if (mine)
 		/* racy by design (above): a torn copy costs a sample */
 		bd = data_race(n->bd);
+	/* Written only when it changes, as the floors: the line stays shared. */
+	if (mine && (!a->has_delay || a->ack_delayed))
+		return dcc_bd_noise_us(&bd);
 	if (a->has_delay && !a->ack_delayed)
 		dcc_bd_sample(&bd, a->delay_us);
 	/* racy by design: the last writer's estimate stays */
