@@ -84,9 +84,24 @@ set_params() {
 #   timely / timely-patched   tcp_timely with variant 0 (paper) / 1
 #   CC+plb                    CC with PLB on in CLI's namespace (off for
 #                             any NAME without +plb; needs tcp_plb)
+#   CC@PARAM=VALUE            CC with its module's PARAM at VALUE (e.g.
+#                             swift@tstamp=off): a measured variant, not
+#                             a default; the next cc_use puts it back
+# cc_use runs in command substitutions: the parameter to put back is kept
+# in a file.
+CC_USE_UNDO=${CC_USE_UNDO:-/run/dcc-cc-use.undo}
 cc_use() {
-	local cc=${1%+plb} plb=0
+	local cc=${1%+plb} plb=0 var= mod undo
 	[ "$cc" = "$1" ] || plb=1
+	if [ -s "$CC_USE_UNDO" ]; then
+		read -r undo < "$CC_USE_UNDO"
+		# shellcheck disable=SC2086 # "MOD PARAM VALUE"
+		set_param $undo
+		rm -f "$CC_USE_UNDO"
+	fi
+	case $cc in
+	*@*=*) var=${cc#*@}; cc=${cc%%@*} ;;
+	esac
 	if [ -d /sys/module/tcp_plb ] && [ -e "/run/netns/$NS_CLI" ]; then
 		in_cli sysctl -qw net.dcc_plb.enabled=$plb
 	fi
@@ -94,6 +109,12 @@ cc_use() {
 	timely) set_param tcp_timely variant 0 ;;
 	timely-patched) set_param tcp_timely variant 1; cc=timely ;;
 	esac
+	if [ -n "$var" ]; then
+		mod=tcp_$cc
+		echo "$mod ${var%%=*} $(get_param "$mod" "${var%%=*}")" \
+			> "$CC_USE_UNDO"
+		set_param "$mod" "${var%%=*}" "${var#*=}" >&2 || return 1
+	fi
 	echo "$cc"
 }
 

@@ -12,7 +12,10 @@
 # wall time a repeat on an idle 2-core host (Documentation/results.rst).
 #
 # Every module runs at its shipped defaults (only PLB's enabled switch
-# is set, per scenario).
+# is set, per scenario).  The one exception is a row named
+# NAME@PARAM=VALUE (cc_use in selftests/lib_modules.sh), which a list
+# below may name to measure a variant: its module's PARAM is VALUE for
+# that row's runs only, and the report judges no target on it.
 
 # Congestion controls.  Stock ones first; dcqcn is added after dctcp
 # when tcp_dcqcn.ko is in the tree (BENCH_OURS lists ours; names as
@@ -94,11 +97,12 @@ S6_SECS=${S6_SECS:-4}			# time bound per run
 #    packets kept in order; lib.sh topo_jitter) on the ACK path and on the
 #    data path, 4 long flows at each J.  By default the cells that judge
 #    the delay modules (3 jitters x 4 ccs x 2 paths, about 4 minutes of VM
-#    time); S7_FULL=1 sweeps the whole curve (6 jitters x 8 ccs x 2 paths,
-#    about 14 minutes of VM time, an hour of wall time on 2 shared cores).
+#    time); S7_FULL=1 sweeps the whole curve (6 jitters x 10 ccs x 2 paths,
+#    about 18 minutes of VM time, over an hour of wall time on 2 shared
+#    cores); swift@tstamp=off is swift without the fabric/endpoint split.
 S7_FULL=${S7_FULL:-0}
 if [ "$S7_FULL" = 1 ]; then
-	S7_CCS=${S7_CCS:-"cubic vegas nv bbr dcqcn swift timely timely-patched"}
+	S7_CCS=${S7_CCS:-"cubic vegas nv cdg bbr dcqcn swift swift@tstamp=off timely timely-patched"}
 	S7_JITTERS=${S7_JITTERS:-"0 20 50 100 200 500"}	# us
 else
 	S7_CCS=${S7_CCS:-"cubic swift timely timely-patched"}
