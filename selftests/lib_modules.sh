@@ -91,7 +91,7 @@ set_params() {
 # in a file.
 CC_USE_UNDO=${CC_USE_UNDO:-/run/dcc-cc-use.undo}
 cc_use() {
-	local cc=${1%+plb} plb=0 var= mod undo
+	local cc=${1%+plb} plb=0 var='' mod undo
 	[ "$cc" = "$1" ] || plb=1
 	if [ -s "$CC_USE_UNDO" ]; then
 		read -r undo < "$CC_USE_UNDO"
