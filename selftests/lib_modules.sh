@@ -87,6 +87,8 @@ set_params() {
 #   CC@PARAM=VALUE            CC with its module's PARAM at VALUE (e.g.
 #                             swift@tstamp=off): a measured variant, not
 #                             a default; the next cc_use puts it back
+#                             (so one variant at a time: not for two
+#                             ccs that run side by side)
 # cc_use runs in command substitutions: the parameter to put back is kept
 # in a file.
 CC_USE_UNDO=${CC_USE_UNDO:-/run/dcc-cc-use.undo}
