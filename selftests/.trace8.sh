@@ -1,8 +1,8 @@
 #!/bin/bash
 # ad hoc: 8 swift flows with the tracepoint (not a test)
 . "$(dirname "$0")/lib.sh"
-OUTD=${OUTD:-/tmp/fair/out}
-load_module tcp_swift || exit 1
+OUTD=${OUTD:-/tmp/fair/out}; mkdir -p $OUTD
+load_module tcp_swift ${SWIFT_ARGS:-} || exit 1
 topo_dumbbell
 trap 'topo_cleanup' EXIT
 topo_shape 100 250 1000
@@ -15,7 +15,7 @@ for run in 1 2 3; do
 	: > $OUTD/ss$run.log
 	ss_acked_log "$NS_CLI" 5201 0.5 "$OUTD/ss$run.log" &
 	spid=$!
-	iperf_flow swift 6 5201 -P 8 > $OUTD/ip$run.json
+	iperf_flow swift 6 5201 -P ${NFLOWS:-8} > $OUTD/ip$run.json
 	kill $spid; wait $spid 2>/dev/null
 	echo 0 > "$EV/enable"
 	grep 'swift_update:' "$TRACEFS/trace" > $OUTD/tr$run.txt
