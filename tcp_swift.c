@@ -125,7 +125,7 @@ static int swift_params_build(struct swift_params *p)
 
 /*
  * RTT floors per destination (see struct swift_floor): a table of slots
- * indexed by a hash of the peer's address and network namespace (16 KB).
+ * indexed by a hash of the peer's address and network namespace (24 KB).
  * A slot is read on every ACK and written only when it changes (a new
  * minimum, the window expired, or another destination takes it over), so
  * its cache line stays shared.  Updates race without a lock: a lost update
@@ -178,21 +178,22 @@ static struct swift_floor swift_floor_read(const struct swift_floor *slot)
 
 /*
  * Fold the ACK's sample into the destination's floor, and raise it by at
- * most lift_us when the noise stopped (swift_floor_raise()); returns the
- * floor, and sets a->floor_raised.
+ * most lift_us when the noise stopped (swift_floor_raise(): *raised
+ * true); returns the floor, and sets a->floor_raised.
  */
 static u32 swift_floor_sample(struct swift_floor *slot, struct swift_floor f,
 			      u32 key, struct swift_ack *a,
-			      const struct swift_params *prm, u32 lift_us)
+			      const struct swift_params *prm, u32 lift_us,
+			      bool *raised)
 {
 	u32 old_key = f.key;
 	bool changed = a->has_delay &&
 		       swift_floor_update_key(&f, prm, key, a->delay_us,
 					      a->ack_delayed, a->now_us);
 
-	if (lift_us && f.key == key &&
-	    swift_floor_raise(&f, a->delay_us, lift_us, a->now_us))
-		changed = true;
+	*raised = lift_us && f.key == key &&
+		  swift_floor_raise(&f, a->delay_us, lift_us, a->now_us);
+	changed |= *raised;
 	if (changed) {
 		if (old_key != key) {
 			WRITE_ONCE(slot->key, 0);
@@ -301,6 +302,7 @@ enum swift_mib_field {
 	SWIFT_MIB_NOISE,	/* connections whose delay noise outgrew the
 				 * target's queueing allowance
 				 */
+	SWIFT_MIB_NOISE_END,	/* floors renewed when the noise stopped */
 	SWIFT_MIB_MAX
 };
 
@@ -320,6 +322,7 @@ static const char * const swift_mib_names[SWIFT_MIB_MAX] = {
 	[SWIFT_MIB_TS_MISSING]		= "SwiftTstampMissing",
 	[SWIFT_MIB_TS_REJECTED]		= "SwiftTstampRejected",
 	[SWIFT_MIB_NOISE]		= "SwiftNoiseAboveTarget",
+	[SWIFT_MIB_NOISE_END]		= "SwiftNoiseEnded",
 };
 
 DCC_STAT_DEFINE(swift_stat, "tcp_swift_stat", swift_mib_names);
@@ -470,7 +473,7 @@ static void swift_cong_control(DCC_CONG_CONTROL_ARGS)
 	enum swift_reason why;
 	enum dcc_ts_verdict v;
 	struct dcc_ts_split sp;
-	bool has_sample, above = false;
+	bool has_sample, above = false, raised;
 	u32 act, end_us;
 
 	/*
@@ -501,7 +504,9 @@ static void swift_cong_control(DCC_CONG_CONTROL_ARGS)
 	a.floor_us = swift_floor_sample(fslot, fl, fkey, &a, prm,
 					end_us ? swift_noise_lift_us(&ca->s, prm,
 								     end_us) :
-						 0);
+						 0, &raised);
+	if (raised)
+		swift_count(sk, SWIFT_MIB_NOISE_END);
 	old = swift_snap(ca);
 	act = swift_on_ack(&ca->s, prm, &a);
 	swift_noise_check(sk, ca, act, a.noise_us);
