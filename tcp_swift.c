@@ -125,7 +125,7 @@ static int swift_params_build(struct swift_params *p)
 
 /*
  * RTT floors per destination (see struct swift_floor): a table of slots
- * indexed by a hash of the peer's address and network namespace (16 KB).
+ * indexed by a hash of the peer's address and network namespace (24 KB).
  * A slot is read on every ACK and written only when it changes (a new
  * minimum, the window expired, or another destination takes it over), so
  * its cache line stays shared.  Updates race without a lock: a lost update
@@ -168,6 +168,7 @@ static struct swift_floor swift_floor_read(const struct swift_floor *slot)
 	smp_rmb();
 	f.min_us = READ_ONCE(slot->min_us);
 	f.stamp_us = READ_ONCE(slot->stamp_us);
+	f.raised = READ_ONCE(slot->raised);
 	/* Estimate before the key's re-read: pairs with the first smp_wmb(). */
 	smp_rmb();
 	if (READ_ONCE(slot->key) != f.key)
@@ -175,16 +176,25 @@ static struct swift_floor swift_floor_read(const struct swift_floor *slot)
 	return f;
 }
 
-/* Fold the ACK's sample into the destination's floor; returns the floor. */
+/*
+ * Fold the ACK's sample into the destination's floor, and raise it by at
+ * most lift_us when the noise stopped (swift_floor_raise(): *raised
+ * true); returns the floor, and sets a->floor_raised.
+ */
 static u32 swift_floor_sample(struct swift_floor *slot, struct swift_floor f,
-			      u32 key, const struct swift_ack *a,
-			      const struct swift_params *prm)
+			      u32 key, struct swift_ack *a,
+			      const struct swift_params *prm, u32 lift_us,
+			      bool *raised)
 {
 	u32 old_key = f.key;
+	bool changed = a->has_delay &&
+		       swift_floor_update_key(&f, prm, key, a->delay_us,
+					      a->ack_delayed, a->now_us);
 
-	if (a->has_delay &&
-	    swift_floor_update_key(&f, prm, key, a->delay_us,
-				   a->ack_delayed, a->now_us)) {
+	*raised = lift_us && f.key == key &&
+		  swift_floor_raise(&f, a->delay_us, lift_us, a->now_us);
+	changed |= *raised;
+	if (changed) {
 		if (old_key != key) {
 			WRITE_ONCE(slot->key, 0);
 			/* Key cleared before the new estimate: pairs with
@@ -194,6 +204,7 @@ static u32 swift_floor_sample(struct swift_floor *slot, struct swift_floor f,
 		}
 		WRITE_ONCE(slot->min_us, f.min_us);
 		WRITE_ONCE(slot->stamp_us, f.stamp_us);
+		WRITE_ONCE(slot->raised, f.raised);
 		if (old_key != key) {
 			/* New estimate before the new key: pairs with
 			 * swift_floor_read()'s first smp_rmb().
@@ -202,6 +213,7 @@ static u32 swift_floor_sample(struct swift_floor *slot, struct swift_floor f,
 			WRITE_ONCE(slot->key, key);
 		}
 	}
+	a->floor_raised = f.key == key && f.raised;
 	return swift_floor_of(&f, key);
 }
 
@@ -227,22 +239,27 @@ static struct swift_noise swift_noises[1 << SWIFT_FLOOR_BITS];
 /*
  * Fold the ACK's fabric delay into its destination's noise (a likely
  * delayed ACK's sample holds the receiver's timer: not noise); returns
- * the noise's width, in us.
+ * the noise's width, in us, and sets *end_us to the width of noise that
+ * stopped with this sample (dcc_bd_end(); 0: none).
  */
-static u32 swift_noise_sample(u32 key, const struct swift_ack *a)
+static u32 swift_noise_sample(u32 key, const struct swift_ack *a,
+			      u32 *end_us)
 {
 	struct swift_noise *n = &swift_noises[hash_32(key, SWIFT_FLOOR_BITS)];
 	bool mine = READ_ONCE(n->key) == key;
 	struct dcc_bd bd = { 0 };
 
+	*end_us = 0;
 	if (mine)
 		/* racy by design (above): a torn copy costs a sample */
 		bd = data_race(n->bd);
 	/* Written only when it changes, as the floors: the line stays shared. */
 	if (mine && (!a->has_delay || a->ack_delayed))
 		return dcc_bd_noise_us(&bd);
-	if (a->has_delay && !a->ack_delayed)
+	if (a->has_delay && !a->ack_delayed) {
 		dcc_bd_sample(&bd, a->delay_us);
+		*end_us = dcc_bd_end(&bd);
+	}
 	/* racy by design: the last writer's estimate stays */
 	data_race(n->bd = bd);
 	WRITE_ONCE(n->key, key);
@@ -285,6 +302,7 @@ enum swift_mib_field {
 	SWIFT_MIB_NOISE,	/* connections whose delay noise outgrew the
 				 * target's queueing allowance
 				 */
+	SWIFT_MIB_NOISE_END,	/* floors renewed when the noise stopped */
 	SWIFT_MIB_MAX
 };
 
@@ -304,6 +322,7 @@ static const char * const swift_mib_names[SWIFT_MIB_MAX] = {
 	[SWIFT_MIB_TS_MISSING]		= "SwiftTstampMissing",
 	[SWIFT_MIB_TS_REJECTED]		= "SwiftTstampRejected",
 	[SWIFT_MIB_NOISE]		= "SwiftNoiseAboveTarget",
+	[SWIFT_MIB_NOISE_END]		= "SwiftNoiseEnded",
 };
 
 DCC_STAT_DEFINE(swift_stat, "tcp_swift_stat", swift_mib_names);
@@ -454,8 +473,8 @@ static void swift_cong_control(DCC_CONG_CONTROL_ARGS)
 	enum swift_reason why;
 	enum dcc_ts_verdict v;
 	struct dcc_ts_split sp;
-	bool has_sample, above = false;
-	u32 act;
+	bool has_sample, above = false, raised;
+	u32 act, end_us;
 
 	/*
 	 * Fabric delay: departure to the ACK's arrival at the host; endpoint
@@ -481,8 +500,13 @@ static void swift_cong_control(DCC_CONG_CONTROL_ARGS)
 						swift_floor_of(&fl, fkey),
 						READ_ONCE(delack_guard_us));
 	a.delack_us = READ_ONCE(delack_guard_us);
-	a.floor_us = swift_floor_sample(fslot, fl, fkey, &a, prm);
-	a.noise_us = swift_noise_sample(fkey, &a);
+	a.noise_us = swift_noise_sample(fkey, &a, &end_us);
+	a.floor_us = swift_floor_sample(fslot, fl, fkey, &a, prm,
+					end_us ? swift_noise_lift_us(&ca->s, prm,
+								     end_us) :
+						 0, &raised);
+	if (raised)
+		swift_count(sk, SWIFT_MIB_NOISE_END);
 	old = swift_snap(ca);
 	act = swift_on_ack(&ca->s, prm, &a);
 	swift_noise_check(sk, ca, act, a.noise_us);

@@ -60,6 +60,7 @@
 
 #define DCC_BD_CHG_MAX		32767		/* |change| used, us */
 #define DCC_BD_GAIN_SHIFT	6		/* EWMA gain 1/64 */
+#define DCC_BD_PEAK_SHIFT	10		/* envelope's decay 1/1024 */
 /* Width (peak to peak) = DCC_BD_WIDTH_NUM / DCC_BD_WIDTH_DEN x deviation. */
 #define DCC_BD_WIDTH_NUM	7
 #define DCC_BD_WIDTH_DEN	2
@@ -70,6 +71,7 @@ struct dcc_bd {
 	s16 chg1;		/* its change from the one before, us */
 	s16 chg2;		/* the change before that */
 	u16 var;		/* noise variance (lower bound), us^2 */
+	u16 peak;		/* its upper envelope (dcc_bd_end()) */
 };
 
 static inline s32 dcc_bd_clamp_chg(s64 v)
@@ -104,6 +106,11 @@ static inline void dcc_bd_sample(struct dcc_bd *bd, u32 us)
 	else
 		v -= (v - x + (1 << DCC_BD_GAIN_SHIFT) - 1) >> DCC_BD_GAIN_SHIFT;
 	bd->var = (u16)(v < 0 ? 0 : v > 0xffff ? 0xffff : v);
+	/* The envelope: up at once, down by 1/1024 a sample, rounded up. */
+	bd->peak -= (bd->peak + (1 << DCC_BD_PEAK_SHIFT) - 1) >>
+		    DCC_BD_PEAK_SHIFT;
+	if (bd->var > bd->peak)
+		bd->peak = bd->var;
 	bd->chg2 = bd->chg1;
 	bd->chg1 = (s16)chg;
 }
@@ -131,6 +138,32 @@ static inline u32 dcc_bd_base_us(u32 min_us, u32 noise_us)
 	if (!min_us)
 		return 0;
 	return dcc_sat_u32((u64)min_us + noise_us / 2);
+}
+
+/*
+ * When the noise stops.  A minimum taken while the path was noisy sits in
+ * the noise's low tail for as long as its window keeps it, after the
+ * noise itself is gone and its estimate has settled back to 0: a base
+ * counted from that minimum without the noise that made it reads every
+ * quiet sample as queueing.  The estimate keeps an upper envelope of the
+ * variance that decays 16 times slower than the estimate (1/1024 a
+ * sample); when the variance falls below a quarter of it (the width below
+ * half the envelope's), the noise has stopped or shrunk: about 95 samples
+ * after it stops.  Returns the envelope's width then, and restarts the
+ * envelope from the variance (so once for each stop); 0 otherwise.  The
+ * caller renews what it kept from the noise's low tail.  Steady noise
+ * keeps the variance near its envelope (dcc_bd_end() under uniform noise:
+ * test_bd_end).
+ */
+static inline u32 dcc_bd_end(struct dcc_bd *bd)
+{
+	u32 w;
+
+	if ((u32)bd->var * 4 >= bd->peak)
+		return 0;
+	w = dcc_bd_width_us(bd->peak);
+	bd->peak = bd->var;
+	return w;
 }
 
 /* A width in 4 us, rounded up, at most 255 (1020 us): a byte of state. */

@@ -116,6 +116,11 @@ struct swift_ack {
 	u32 noise_us;		/* delay noise, peak to peak (0: none), see
 				 * include/dcc_basedelay.h
 				 */
+	bool floor_raised;	/* floor_us was raised when the noise
+				 * stopped (swift_floor_raise()): a
+				 * connection's own lower minimum is the
+				 * noise's low tail
+				 */
 };
 
 /*
@@ -136,6 +141,10 @@ struct swift_floor {
 	u64 stamp_us;		/* when min_us was taken */
 	u32 min_us;		/* 0: no estimate */
 	u32 key;		/* destination the estimate is for */
+	bool raised;		/* min_us was raised when the noise stopped
+				 * and has not expired since
+				 * (swift_floor_raise())
+				 */
 };
 
 /* Compute the derived fields of p from the others. */
@@ -233,23 +242,44 @@ static inline u32 swift_target_us(const struct swift_state *s,
  * as noise, stay within it: nothing changes.  Noise wider than that, by
  * e, lifts the base by lift = min(e, noise_us / 2), at most to the
  * noise's centre (which also scales the allowance as the path's delay
- * does), and the target by lift more, towards the noise's top.  Returns
- * e (0: the noise fits).
+ * does), and the target by lift more, towards the noise's top.
+ * swift_noise_excess_us() is e (0: the noise fits), for the allowance
+ * scaled by s->base_rtt_us; swift_set_base() sets the base from min_us
+ * and returns e.
  */
+static inline u32 swift_noise_excess_us(const struct swift_state *s,
+					const struct swift_params *p,
+					u32 noise_us)
+{
+	u64 t = p->base_target_us + ((u64)s->hops * p->per_hop_ns) / 1000 +
+		p->fs_range_us;
+
+	if (!p->target_rel_minrtt || !noise_us)
+		return 0;
+	t = swift_scale(s, p, dcc_min_u64(t, DCC_U32_MAX));
+	return t < noise_us ? noise_us - (u32)t : 0;
+}
+
+/* The base's lift for noise noise_us wide (swift_set_base()). */
+static inline u32 swift_noise_lift_us(const struct swift_state *s,
+				      const struct swift_params *p,
+				      u32 noise_us)
+{
+	return dcc_min_u32(swift_noise_excess_us(s, p, noise_us),
+			   noise_us / 2);
+}
+
 static inline u32 swift_set_base(struct swift_state *s,
 				 const struct swift_params *p,
 				 u32 min_us, u32 noise_us)
 {
-	u64 t = p->base_target_us + ((u64)s->hops * p->per_hop_ns) / 1000 +
-		p->fs_range_us;
 	u32 e, lift;
 
 	s->base_rtt_us = min_us;
 	s->noise_4us = 0;
-	if (!p->target_rel_minrtt || !noise_us)
+	e = swift_noise_excess_us(s, p, noise_us);
+	if (!e)
 		return 0;
-	t = swift_scale(s, p, dcc_min_u64(t, DCC_U32_MAX));
-	e = t < noise_us ? noise_us - (u32)t : 0;
 	lift = dcc_min_u32(e, noise_us / 2);
 	s->base_rtt_us = dcc_sat_u32((u64)min_us + lift);
 	s->noise_4us = dcc_bd_4us(lift);
@@ -513,8 +543,36 @@ static inline bool swift_floor_update(struct swift_floor *f,
 		return false;
 	if (f->min_us == delay_us && !expired)
 		return false;
+	if (expired)
+		f->raised = false;
 	f->min_us = delay_us;
 	f->stamp_us = now_us;
+	return true;
+}
+
+/*
+ * The noise stopped (dcc_bd_end()): a floor taken while it lasted sits in
+ * its low tail for the rest of its window, and counted from it without
+ * the noise every quiet sample reads as queueing.  The floor is renewed
+ * from the quiet sample delay_us, but raised by no more than lift_us,
+ * what the noise lifted the base by (swift_noise_lift_us() of the width
+ * that stopped): at most to the noise's centre, and not at all for noise
+ * the allowance held.  A sample taken under a queue cannot raise it
+ * further than the noise already did.  Later samples lower it as usual,
+ * and it expires with its new stamp.  Returns true when the floor changed
+ * (the caller then publishes it); the connections' own minima follow it
+ * (swift_on_ack(), a->floor_raised).
+ */
+static inline bool swift_floor_raise(struct swift_floor *f, u32 delay_us,
+				     u32 lift_us, u64 now_us)
+{
+	u32 to = dcc_min_u32(delay_us, dcc_sat_u32((u64)f->min_us + lift_us));
+
+	if (!f->min_us || !lift_us || to <= f->min_us)
+		return false;
+	f->min_us = to;
+	f->stamp_us = now_us;
+	f->raised = true;
 	return true;
 }
 
@@ -545,6 +603,7 @@ static inline bool swift_floor_update_key(struct swift_floor *f,
 	f->key = key;
 	f->min_us = delay_us;
 	f->stamp_us = now_us;
+	f->raised = false;
 	return true;
 }
 
@@ -695,6 +754,14 @@ static inline u32 swift_on_ack(struct swift_state *s,
 		 */
 		if (!a->ack_delayed || a->delay_us < s->min_rtt_us)
 			swift_update_min_rtt(s, p, a->delay_us, a->now_us);
+		/* The destination's floor was renewed when the noise stopped:
+		 * a lower minimum of the connection's own is the noise's low
+		 * tail (swift_floor_raise()).
+		 */
+		if (a->floor_raised && a->floor_us > s->min_rtt_us) {
+			s->min_rtt_us = a->floor_us;
+			s->min_rtt_stamp_us = a->now_us;
+		}
 		if (swift_set_base(s, p, a->floor_us ?
 				   dcc_min_u32(a->floor_us, s->min_rtt_us) :
 				   s->min_rtt_us, a->noise_us))

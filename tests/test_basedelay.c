@@ -215,6 +215,52 @@ static void test_gauss(void **state)
 	assert_between(wsum / 4000, 3.5 * 50 * 0.8, 3.5 * 50 * 1.1);
 }
 
+/*
+ * dcc_bd_end(): noise that stops is reported within 150 samples (the
+ * variance at a quarter of its envelope: about 95), with the width it
+ * had, and later on the way down only at half the width before or less;
+ * steady noise, uniform or Gaussian, at most a few times in
+ * 100000 samples, each time the estimate dipping well below its mean.
+ */
+static void test_end(void **state)
+{
+	static const u32 js[] = { 50, 100, 200, 250 };
+	unsigned int k;
+
+	(void)state;
+	for (k = 0; k < ARRAY_SIZE(js); k++) {
+		struct test_rng r = { 0x25 + k };
+		struct dcc_bd bd = { 0 };
+		int i, ends = 0, at = -1, steady = 0;
+		u32 w = 0, e, last = 0;
+
+		for (i = 0; i < 100000; i++) {
+			dcc_bd_sample(&bd, k & 1 ? gauss(&r, js[k] / sqrt(3)) :
+					   uniform(&r, js[k]));
+			steady += dcc_bd_end(&bd) > 0;
+		}
+		for (i = 0; i < 1000; i++) {
+			dcc_bd_sample(&bd, BASE_US);
+			e = dcc_bd_end(&bd);
+			if (!e)
+				continue;
+			if (last)
+				assert_true(e <= last / 2 + 1);
+			last = e;
+			ends++;
+			if (at < 0) {
+				at = i;
+				w = e;
+			}
+		}
+		print_message("# end: J %u steady %d ends in 100000, stop seen after %d samples, width %u (%d ends on the way down)\n",
+			      js[k], steady, at, w, ends);
+		assert_in_range(steady, 0, 5);
+		assert_in_range(at, 1, 150);
+		assert_in_range(w, 2 * js[k] * 8 / 10, 2 * js[k] * 14 / 10);
+	}
+}
+
 /* Extremes: no overflow, saturation at the top. */
 static void test_extremes(void **state)
 {
@@ -246,6 +292,7 @@ int main(void)
 		cmocka_unit_test(test_settles),
 		cmocka_unit_test(test_gauss),
 		cmocka_unit_test(test_extremes),
+		cmocka_unit_test(test_end),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

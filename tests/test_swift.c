@@ -2427,6 +2427,7 @@ struct psim {
 				 * order (netem delay D J rate)
 				 */
 	bool no_noise;		/* the glue does not measure the noise */
+	bool no_raise;		/* ... or raise the floor when it stops */
 	struct dcc_bd bd;	/* the destination's noise, as the glue */
 	struct test_rng rng;
 	u64 last_ack_ns;
@@ -2517,8 +2518,17 @@ static void psim_ack(struct psim *sm, unsigned int i, u64 now, u64 sent_ns,
 	f->inflight -= num;
 	f->srtt = f->srtt ? 0.875 * f->srtt + 0.125 * delay_us : delay_us;
 	swift_floor_update(fl, p, delay_us, delayed, now / 1000);
-	if (!delayed)
+	if (!delayed) {
+		u32 end_us;
+
 		dcc_bd_sample(&sm->bd, delay_us);
+		end_us = dcc_bd_end(&sm->bd);
+		/* As the glue (swift_floor_sample()) */
+		if (end_us && !sm->no_noise && !sm->no_raise)
+			swift_floor_raise(fl, delay_us,
+					  swift_noise_lift_us(&f->s, p, end_us),
+					  now / 1000);
+	}
 	a = (struct swift_ack){
 		.now_us = now / 1000,
 		.srtt_us = (u32)f->srtt,
@@ -2530,6 +2540,7 @@ static void psim_ack(struct psim *sm, unsigned int i, u64 now, u64 sent_ns,
 		.delack_us = sm->tick_ns ? PSIM_DELACK_GUARD_US : 0,
 		.floor_us = fl->min_us,
 		.noise_us = sm->no_noise ? 0 : dcc_bd_noise_us(&sm->bd),
+		.floor_raised = fl->raised,
 	};
 	swift_on_ack(&f->s, p, &a);
 	check_bounds(&f->s, p);
@@ -3048,6 +3059,64 @@ static double psim_jitter(u64 jitter_ns, bool no_noise, double *jain,
 	return sum * sm.svc_ns / (double)(sm.dur_ns - sm.measure_ns);
 }
 
+/*
+ * Noise that stops: 500 us of ACK jitter for 1 s, then none, the same
+ * four flows to the same destination.  The floor (the destination's
+ * minimum, kept minrtt_win_ms) still holds the noise's low tail after it
+ * stops, while the noise estimate settles back to 0 in a few hundred
+ * samples: counted from that floor without the noise that made it, every
+ * quiet sample read as queueing (the VM bed: 2 % of the link on a quiet
+ * path right after a 500 us cell to the same destination).  When the
+ * estimate falls below half its envelope (dcc_bd_end()) the floor is
+ * renewed from a quiet sample, raised by at most the noise's lift
+ * (swift_floor_raise()), and the flows' own minima follow it.  Also
+ * returns the mean delay of the quiet part, in us.
+ */
+static double psim_noise_stops(bool no_raise, double *mean_us)
+{
+	static struct psim sm;
+	double sum = 0, dsum = 0, dn = 0;
+	unsigned int i;
+
+	memset(&sm, 0, sizeof(sm));
+	sm.p = &psim_jitter_params;
+	sm.n = 4;
+	sm.svc_ns = 120000;
+	sm.base_ns = 270000;
+	sm.jitter_ns = 500000;
+	sm.no_raise = no_raise;
+	sm.rng.s = 0x2500;
+	sm.dur_ns = 1000000000ULL;	/* 1 s of noise */
+	sm.measure_ns = ~0ULL;
+	for (i = 0; i < sm.n; i++)
+		sm.f[i].init_fx = 10 << DCC_FX_SHIFT;
+	psim_run_from(&sm, true);
+	sm.jitter_ns = 0;
+	sm.measure_ns = sm.dur_ns + 500000000ULL;
+	sm.dur_ns += 2500000000ULL;	/* 2.5 s quiet, the last 2 judged */
+	psim_run_from(&sm, false);
+	for (i = 0; i < sm.n; i++) {
+		sum += sm.f[i].acked;
+		dsum += sm.f[i].dsum;
+		dn += sm.f[i].dn;
+	}
+	*mean_us = dn ? dsum / dn : 0;
+	return sum * sm.svc_ns / (double)(sm.dur_ns - sm.measure_ns);
+}
+
+static void test_psim_noise_stops(void **state)
+{
+	double raised, not_raised, d_raised, d_not;
+
+	(void)state;
+	psim_jitter_params = default_params(true);
+	raised = psim_noise_stops(false, &d_raised);
+	not_raised = psim_noise_stops(true, &d_not);
+	print_message("# psim noise stops: quiet link %.3f (mean delay %.0f us) with the floor raised, %.3f (%.0f us) without\n",
+		      raised, d_raised, not_raised, d_not);
+	assert_true(raised >= 0.9);
+}
+
 static void test_psim_jitter(void **state)
 {
 	static const u64 js[] = { 0, 100000, 200000, 300000 };
@@ -3145,6 +3214,7 @@ int main(void)
 		cmocka_unit_test(test_psim_floor_delack),
 		cmocka_unit_test(test_psim_plb_signal),
 		cmocka_unit_test(test_psim_jitter),
+		cmocka_unit_test(test_psim_noise_stops),
 		cmocka_unit_test(test_rto_reset_floor),
 		cmocka_unit_test(test_psim_rtt_fair),
 	};

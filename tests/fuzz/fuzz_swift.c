@@ -148,6 +148,7 @@ struct sim {
 	u32 m[P_NUM];
 	struct swift_params p;
 	struct swift_floor floor;
+	u32 floor_max;		/* largest sample fed to the floor */
 	struct conn c[NCONN];
 	u64 now;
 	u32 srtt;
@@ -248,9 +249,12 @@ static void check_conn(struct sim *x, struct conn *c)
 			 "ep EWMA x8 %u outside samples [%u, %u]",
 			 s->ep_delay_x8, c->min_ep_x8, c->max_ep_x8);
 	if (s->flags & SWIFT_F_MINRTT_VALID) {
-		FZ_CHECK(f, s->min_rtt_us > 0 && s->min_rtt_us <= c->max_delay,
-			 "min_rtt %u, largest sample %u", s->min_rtt_us,
-			 c->max_delay);
+		/* Its own samples, or the floor's when it was raised. */
+		FZ_CHECK(f, s->min_rtt_us > 0 &&
+			 s->min_rtt_us <= dcc_max_u32(c->max_delay,
+						      x->floor_max),
+			 "min_rtt %u, largest sample %u (floor's %u)",
+			 s->min_rtt_us, c->max_delay, x->floor_max);
 		/* The base: the minimum lifted by half the noise. */
 		FZ_CHECK(f, s->base_rtt_us <= (u64)s->min_rtt_us +
 			 c->noise_us / 2,
@@ -320,16 +324,32 @@ static void ev_ack(struct sim *x, struct conn *c)
 	if (a.has_delay)
 		swift_floor_update(&x->floor, &x->p, a.delay_us,
 				   a.ack_delayed, a.now_us);
-	a.floor_us = x->floor.min_us;
-	/* As swift_noise_sample(); now and then any width at all. */
-	if (a.has_delay && !a.ack_delayed)
+	/* As swift_noise_sample() and swift_floor_sample(); now and then
+	 * any width at all, and the noise's end now and then any width.
+	 */
+	if (a.has_delay && !a.ack_delayed) {
+		u32 end_us;
+
 		dcc_bd_sample(&c->bd, a.delay_us);
+		end_us = dcc_bd_end(&c->bd);
+		if (fz_u8(f) == 0)
+			end_us = fz_u32_edge(f);
+		if (end_us)
+			swift_floor_raise(&x->floor, a.delay_us,
+					  swift_noise_lift_us(&c->s, &x->p,
+							      end_us),
+					  a.now_us);
+	}
+	a.floor_us = x->floor.min_us;
+	a.floor_raised = x->floor.raised;
 	a.noise_us = fz_u8(f) == 0 ? fz_u32_edge(f) : dcc_bd_noise_us(&c->bd);
 	if (a.has_delay && a.delay_us)
 		c->noise_us = a.noise_us;
 
-	if (a.has_delay && a.delay_us)
+	if (a.has_delay && a.delay_us) {
 		c->max_delay = dcc_max_u32(c->max_delay, a.delay_us);
+		x->floor_max = dcc_max_u32(x->floor_max, a.delay_us);
+	}
 	if (a.has_ep_delay) {
 		u32 x8 = dcc_min_u32(a.ep_delay_us, DCC_U32_MAX >> 3) << 3;
 
