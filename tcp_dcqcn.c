@@ -266,7 +266,9 @@ static void dcqcn_params_now(const struct sock *sk,
 /*
  * The rate the connection achieves, bytes per second (0: not known yet):
  * the smaller of its latest delivery-rate sample (the one TCP_INFO reports
- * as delivery_rate) and its flight size over the newest RTT sample (srtt
+ * as delivery_rate, but over at least srtt: dcqcn_delivery_rate(); ACKs
+ * released in a bunch read several times the link) and its flight size
+ * over the newest RTT sample (srtt
  * before one), RFC 5681's FlightSize as a rate (Little's law).  Early
  * samples can lie far above the flow's share (a first window delivered
  * through an empty queue); the flight over the RTT is what it has in the
@@ -293,8 +295,8 @@ static u64 dcqcn_achieved(const struct tcp_sock *tp, bool flight)
 	u64 r = 0, f;
 
 	if (tp->rate_interval_us && tp->rate_delivered)
-		r = div_u64((u64)tp->rate_delivered * tp->mss_cache *
-			    USEC_PER_SEC, tp->rate_interval_us);
+		r = dcqcn_delivery_rate((u64)tp->rate_delivered * tp->mss_cache,
+					tp->rate_interval_us, dcc_srtt_us(tp));
 	if (rtt && (flight || !r)) {
 		f = div_u64((u64)max(tcp_packets_in_flight(tp), 1U) *
 			    tp->mss_cache * USEC_PER_SEC, rtt);

@@ -1085,6 +1085,37 @@ static void test_cut_held(void **state)
 	assert_int_equal(s.timer_cnt, 1);
 }
 
+/*
+ * A delivery-rate sample is a rate over at least the smoothed RTT.  The
+ * bed's trace: a flow paced at 14 Mbit/s through a 100 Mbit/s link, its
+ * receiver releasing held ACKs in a bunch, read 11 packets delivered
+ * 414 us after one packet's send (307 Mbit/s) with srtt 3 ms; over the
+ * RTT those 11 packets are 42 Mbit/s, the flight it had ahead of the
+ * packet.  A sample over more than the RTT is kept as it is.
+ */
+static void test_delivery_rate(void **state)
+{
+	const u64 mss = 1448;
+	u64 r;
+
+	(void)state;
+	r = dcqcn_delivery_rate(11 * mss, 414, 3000);
+	assert_int_equal(r, 11 * mss * 1000000 / 3000);
+	assert_true(r < LINE_100M / 2);
+	/* Longer than the RTT: the sample's own interval. */
+	assert_int_equal(dcqcn_delivery_rate(40 * mss, 5000, 3000),
+			 40 * mss * 1000000 / 5000);
+	/* RTT unknown: the sample as it is. */
+	assert_int_equal(dcqcn_delivery_rate(11 * mss, 414, 0),
+			 11 * mss * 1000000 / 414);
+	/* Unknown sample: 0; huge ones do not overflow. */
+	assert_int_equal(dcqcn_delivery_rate(0, 414, 3000), 0);
+	assert_int_equal(dcqcn_delivery_rate(11 * mss, 0, 3000), 0);
+	assert_int_equal(dcqcn_delivery_rate(~0ULL, 1, 0),
+			 (1ULL << 43) * 1000000);
+	assert_true(dcqcn_delivery_rate(~0ULL, DCC_U32_MAX, DCC_U32_MAX) > 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1112,6 +1143,7 @@ int main(void)
 		cmocka_unit_test(test_settle_lead),
 		cmocka_unit_test(test_quantized_achieved),
 		cmocka_unit_test(test_cut_held),
+		cmocka_unit_test(test_delivery_rate),
 	};
 
 	return cmocka_run_group_tests_name("dcc_dcqcn", tests, NULL, NULL);

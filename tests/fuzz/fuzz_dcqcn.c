@@ -26,6 +26,8 @@
  *    fall; one call plays at most DCQCN_MAX_EVENTS events per source;
  *  - the byte counter keeps every byte: leftover < byte_counter_bytes and
  *    one event per byte_counter_bytes;
+ *  - a delivery-rate sample is its bytes (at most 2^43) over the larger
+ *    of its interval and the RTT, 0 without bytes or interval;
  *  - a notification cuts R_C by at most half (alpha / 2), sets R_T to the
  *    old R_C, raises alpha and restarts T, BC and the byte count; a loss
  *    halves R_C and leaves alpha alone;
@@ -378,6 +380,19 @@ static void ev_cut(struct sim *x, bool loss)
 	if (fz_u8(f) & 1) {
 		u64 r0 = s->rate_c_bytes_ps, ach = fz_u64_edge(f);
 
+		if (fz_bool(f)) {
+			/* The glue's achieved rate from a delivery sample. */
+			u32 iv = fz_u32_edge(f), rtt = fz_u32_edge(f);
+			u32 t = dcc_max_u32(iv, rtt);
+			u64 del = ach;
+
+			ach = dcqcn_delivery_rate(del, iv, rtt);
+			FZ_CHECK(f, ach == (!iv || !del ? 0 :
+				 dcc_min_u64(del, 1ULL << 43) * 1000000ULL / t),
+				 "delivery rate %llu: %llu bytes over %u / %u us",
+				 (unsigned long long)ach,
+				 (unsigned long long)del, iv, rtt);
+		}
 		dcqcn_settle(s, &x->p, ach);
 		FZ_CHECK(f, s->rate_c_bytes_ps ==
 			 (ach ? dcc_min_u64(r0, dcqcn_clamp_rate(&x->p,
