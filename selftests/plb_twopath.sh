@@ -22,7 +22,8 @@
 #     own RTO rehash; load split as the hash falls.
 #  4. IPv4 connections with PLB on are repathed (as upstream): inside a
 #     VXLAN tunnel the outer UDP source port changes with each repath.
-#  5. timely uses PLB too.
+#  5. timely uses PLB too: connections that start on A repath (target:
+#     none left on A at the end).
 # The completion times, load split, per-connection goodput and the
 # connections left on A of 1 and 3 are logged for the record
 # (Documentation/plb.rst), not asserted against each other.  All at the
@@ -402,8 +403,13 @@ rpc_phase timely timely_on
 target 16 "timely: every RPC client completed" "$RPC_DONE == $N_RPC"
 # Whether a timely connection needs a repath depends on where the hash
 # first put it (4 connections all on path B: none; seen once in 3 runs):
-# the count is logged; the RPCs completing is the target.
-log "timely: PLB repaths $(($(stat PlbRepathIdle) + $(stat PlbRepathForced) - r0)), timely connections left on A: $ON_A"
+# the count is logged.  Where they end is a target, as swift's: a
+# connection that starts on A counts its thresholds from the destination's
+# RTT floor, which the connections on B set (without it, from A's queue:
+# it never saw the queue, 0 repaths, 2 of 2 left on A at 1 Mbit/s).
+log "timely: PLB repaths $(($(stat PlbRepathIdle) + $(stat PlbRepathForced) - r0)), timely connections left on A: $ON_A (of $FIRST_A started there)"
+target 22 "timely, PLB on: no RPC connection left on the congested path A ($ON_A)" \
+	"$ON_A == 0"
 
 kill $comp 2>/dev/null
 topo_cleanup
