@@ -15,14 +15,13 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/hash.h>
 #include <linux/inet_diag.h>
-#include <linux/jhash.h>
 #include <linux/module.h>
 #include <net/tcp.h>
 
 #include "include/dcc_basedelay.h"
 #include "include/dcc_compat.h"
+#include "include/dcc_floor_link.h"
 #include "include/dcc_param.h"
 #include "include/dcc_pacing.h"
 #include "include/dcc_plb_link.h"
@@ -124,102 +123,14 @@ static int swift_params_build(struct swift_params *p)
 }
 
 /*
- * RTT floors per destination (see struct swift_floor): a table of slots
- * indexed by a hash of the peer's address and network namespace (24 KB).
- * A slot is read on every ACK and written only when it changes (a new
- * minimum, the window expired, or another destination takes it over), so
- * its cache line stays shared.  Updates race without a lock: a lost update
- * costs one sample.  A takeover clears the key first and sets it last, and
- * a reader that sees the key change under it takes the slot for empty, so
- * no connection uses another destination's estimate.
+ * RTT floors per destination (struct dcc_floor, include/dcc_basedelay.h),
+ * in the table include/dcc_floor_link.h reads and updates.
  */
-#define SWIFT_FLOOR_BITS	10
-static struct swift_floor swift_floors[1 << SWIFT_FLOOR_BITS];
-
-/* The destination key of sk (never 0). */
-static u32 swift_floor_key(const struct sock *sk)
-{
-	u32 seed = net_hash_mix(sock_net(sk)), h;
-
-#if IS_ENABLED(CONFIG_IPV6)
-	if (sk->sk_family == AF_INET6 &&
-	    !ipv6_addr_v4mapped(&sk->sk_v6_daddr))
-		h = jhash2((const u32 *)&sk->sk_v6_daddr, 4, seed);
-	else
-#endif
-		h = jhash_1word((__force u32)sk->sk_daddr, seed);
-	return h ? h : 1;
-}
-
-static struct swift_floor *swift_floor_slot(u32 key)
-{
-	return &swift_floors[hash_32(key, SWIFT_FLOOR_BITS)];
-}
-
-/* A copy of *slot; key 0 if another destination was taking it over. */
-static struct swift_floor swift_floor_read(const struct swift_floor *slot)
-{
-	struct swift_floor f;
-
-	f.key = READ_ONCE(slot->key);
-	/* Key before the estimate: pairs with swift_floor_sample()'s
-	 * second smp_wmb().
-	 */
-	smp_rmb();
-	f.min_us = READ_ONCE(slot->min_us);
-	f.stamp_us = READ_ONCE(slot->stamp_us);
-	f.raised = READ_ONCE(slot->raised);
-	/* Estimate before the key's re-read: pairs with the first smp_wmb(). */
-	smp_rmb();
-	if (READ_ONCE(slot->key) != f.key)
-		f.key = 0;
-	return f;
-}
-
-/*
- * Fold the ACK's sample into the destination's floor, and raise it by at
- * most lift_us when the noise stopped (swift_floor_raise(): *raised
- * true); returns the floor, and sets a->floor_raised.
- */
-static u32 swift_floor_sample(struct swift_floor *slot, struct swift_floor f,
-			      u32 key, struct swift_ack *a,
-			      const struct swift_params *prm, u32 lift_us,
-			      bool *raised)
-{
-	u32 old_key = f.key;
-	bool changed = a->has_delay &&
-		       swift_floor_update_key(&f, prm, key, a->delay_us,
-					      a->ack_delayed, a->now_us);
-
-	*raised = lift_us && f.key == key &&
-		  swift_floor_raise(&f, a->delay_us, lift_us, a->now_us);
-	changed |= *raised;
-	if (changed) {
-		if (old_key != key) {
-			WRITE_ONCE(slot->key, 0);
-			/* Key cleared before the new estimate: pairs with
-			 * swift_floor_read()'s second smp_rmb().
-			 */
-			smp_wmb();
-		}
-		WRITE_ONCE(slot->min_us, f.min_us);
-		WRITE_ONCE(slot->stamp_us, f.stamp_us);
-		WRITE_ONCE(slot->raised, f.raised);
-		if (old_key != key) {
-			/* New estimate before the new key: pairs with
-			 * swift_floor_read()'s first smp_rmb().
-			 */
-			smp_wmb();
-			WRITE_ONCE(slot->key, key);
-		}
-	}
-	a->floor_raised = f.key == key && f.raised;
-	return swift_floor_of(&f, key);
-}
+static struct dcc_floor swift_floors[DCC_FLOOR_SLOTS];
 
 /*
  * Delay noise per destination (include/dcc_basedelay.h), beside its RTT
- * floor (struct swift_floor) and for the same reason: the base the
+ * floor (struct dcc_floor) and for the same reason: the base the
  * target counts from must be the same for every connection to the
  * destination, or flow scaling no longer shares the queue fairly (the
  * socket's area is full in any case).  A table of slots indexed like the
@@ -230,11 +141,11 @@ static u32 swift_floor_sample(struct swift_floor *slot, struct swift_floor f,
  * sample (every field is bounded).
  */
 struct swift_noise {
-	u32 key;		/* destination (swift_floor_key()), 0: none */
+	u32 key;		/* destination (dcc_floor_key()), 0: none */
 	struct dcc_bd bd;
 };
 
-static struct swift_noise swift_noises[1 << SWIFT_FLOOR_BITS];
+static struct swift_noise swift_noises[DCC_FLOOR_SLOTS];
 
 /*
  * Fold the ACK's fabric delay into its destination's noise (a likely
@@ -245,7 +156,7 @@ static struct swift_noise swift_noises[1 << SWIFT_FLOOR_BITS];
 static u32 swift_noise_sample(u32 key, const struct swift_ack *a,
 			      u32 *end_us)
 {
-	struct swift_noise *n = &swift_noises[hash_32(key, SWIFT_FLOOR_BITS)];
+	struct swift_noise *n = &swift_noises[dcc_floor_index(key)];
 	bool mine = READ_ONCE(n->key) == key;
 	struct dcc_bd bd = { 0 };
 
@@ -465,16 +376,17 @@ static void swift_cong_control(DCC_CONG_CONTROL_ARGS)
 		[DCC_TS_V_MISSING] = SWIFT_MIB_TS_MISSING,
 		[DCC_TS_V_REJECTED] = SWIFT_MIB_TS_REJECTED,
 	};
-	u32 fkey = swift_floor_key(sk);
-	struct swift_floor *fslot = swift_floor_slot(fkey);
-	struct swift_floor fl = swift_floor_read(fslot);
+	u32 fkey = dcc_floor_key(sk);
+	struct dcc_floor *fslot = dcc_floor_slot(swift_floors, fkey);
+	struct dcc_floor fl = dcc_floor_read(fslot);
 	const struct swift_params *prm;
 	struct swift_snap old;
 	enum swift_reason why;
 	enum dcc_ts_verdict v;
 	struct dcc_ts_split sp;
-	bool has_sample, above = false, raised;
+	bool has_sample, above = false;
 	u32 act, end_us;
+	u8 raised;
 
 	/*
 	 * Fabric delay: departure to the ACK's arrival at the host; endpoint
@@ -497,15 +409,18 @@ static void swift_cong_control(DCC_CONG_CONTROL_ARGS)
 	a.ack_delayed = swift_ack_maybe_delayed(rs->is_ack_delayed,
 						rs->prior_in_flight,
 						rs->acked_sacked, a.delay_us,
-						swift_floor_of(&fl, fkey),
+						dcc_floor_of(&fl, fkey),
 						READ_ONCE(delack_guard_us));
 	a.delack_us = READ_ONCE(delack_guard_us);
 	a.noise_us = swift_noise_sample(fkey, &a, &end_us);
-	a.floor_us = swift_floor_sample(fslot, fl, fkey, &a, prm,
-					end_us ? swift_noise_lift_us(&ca->s, prm,
-								     end_us) :
-						 0, &raised);
-	if (raised)
+	a.floor_us = dcc_floor_sample(fslot, fl, fkey, prm->minrtt_win_us,
+				      a.has_delay ? a.delay_us : 0,
+				      a.ack_delayed,
+				      end_us ? swift_noise_lift_us(&ca->s, prm,
+								   end_us) : 0,
+				      a.now_us, &raised);
+	a.floor_raised = raised & DCC_FLOOR_RAISED;
+	if (raised & DCC_FLOOR_RAISED_NOW)
 		swift_count(sk, SWIFT_MIB_NOISE_END);
 	old = swift_snap(ca);
 	act = swift_on_ack(&ca->s, prm, &a);

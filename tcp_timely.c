@@ -22,6 +22,7 @@
 #include <net/tcp.h>
 
 #include "include/dcc_compat.h"
+#include "include/dcc_floor_link.h"
 #include "include/dcc_param.h"
 #include "include/dcc_pacing.h"
 #include "include/dcc_plb_link.h"
@@ -149,6 +150,32 @@ static int timely_params_build(struct timely_params *p)
 	if (WARN_ON(!timely_params_valid(p)))
 		return -EINVAL;
 	return 0;
+}
+
+/*
+ * RTT floors per destination (struct dcc_floor, include/dcc_basedelay.h),
+ * in the table include/dcc_floor_link.h reads and updates: the lowest
+ * engine RTT of the completions of every connection to the destination
+ * within base_win_ms.  With calibrate, a connection's base RTT is never
+ * above its destination's floor (timely_calibrate()).
+ */
+static struct dcc_floor timely_floors[DCC_FLOOR_SLOTS];
+
+/*
+ * Fold a completion's engine RTT into its destination's floor; returns
+ * the floor (0: none).  Delayed ACKs' samples never reach the engine.
+ * Timely keeps no noise estimate, so its floors are never raised
+ * (dcc_floor_raise(): lift 0).
+ */
+static u32 timely_floor_sample(const struct sock *sk,
+			       const struct timely_params *g, u32 rtt)
+{
+	u32 key = dcc_floor_key(sk);
+	struct dcc_floor *slot = dcc_floor_slot(timely_floors, key);
+
+	return dcc_floor_sample(slot, dcc_floor_read(slot), key,
+				g->base_win_us, rtt, false, 0,
+				tcp_sk(sk)->tcp_mstamp, NULL);
 }
 
 /*
@@ -349,16 +376,19 @@ static u32 timely_burst_bytes(const struct sock *sk, u32 acked, u32 seg,
 
 /*
  * One completion event with the engine RTT rtt: update, count, trace;
- * first: the first of this ACK's completions (it calibrates).
+ * first: the first of this ACK's completions (it calibrates, with the
+ * destination's floor floor_us).
  */
 static void timely_complete(struct sock *sk, struct timely *ca,
-			    const struct timely_params *g, u32 rtt, bool first)
+			    const struct timely_params *g, u32 rtt, bool first,
+			    u32 floor_us)
 {
 	u64 old_rate = ca->s.rate_bytes_ps;
 
 	timely_count(sk, TIMELY_MIB_COMPLETION);
 	switch (timely_on_completion_at(&ca->s, g, rtt,
-					(u32)tcp_sk(sk)->tcp_mstamp, first)) {
+					(u32)tcp_sk(sk)->tcp_mstamp, first,
+					floor_us)) {
 	case TIMELY_FIRST:
 		break;
 	case TIMELY_AI_LOW:
@@ -400,7 +430,7 @@ static void timely_cong_control(DCC_CONG_CONTROL_ARGS)
 		[DCC_TS_V_MISSING] = TIMELY_MIB_TS_MISSING,
 		[DCC_TS_V_REJECTED] = TIMELY_MIB_TS_REJECTED,
 	};
-	u32 acked, seg = READ_ONCE(segment_bytes), rtt, n, k;
+	u32 acked, seg = READ_ONCE(segment_bytes), rtt, n, k, floor;
 	bool plb_sample = false, plb_above = false;
 	const struct timely_params *g;
 	struct timely_params e;
@@ -469,9 +499,10 @@ static void timely_cong_control(DCC_CONG_CONTROL_ARGS)
 	if (!n)
 		goto apply;
 	ca->s.seg_min_rtt_us = 0;
+	floor = g->calibrate ? timely_floor_sample(sk, g, rtt) : 0;
 	/* One update per completed segment, each with this ACK's sample. */
 	for (k = 0; k < n; k++)
-		timely_complete(sk, ca, g, rtt, k == 0);
+		timely_complete(sk, ca, g, rtt, k == 0, floor);
 	timely_effective(g, &ca->s, &e);
 apply:
 	rcu_read_unlock();

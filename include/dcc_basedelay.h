@@ -1,7 +1,30 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Base delay under host noise, shared by the delay-based cores.
+ * Base delay, shared by the delay-based cores: the lowest delay to a
+ * destination (struct dcc_floor), and how wide the host's noise around it
+ * is (struct dcc_bd).
  *
+ * The floor.  A connection's own minimum RTT is no base delay when the
+ * connection starts on a standing queue (another flow's, a loss-based
+ * flow's on the same path, one path of several whose other path is idle):
+ * its first samples hold the queue, and a target or threshold counted
+ * from them is one queue too high, so the queue is never seen as one.
+ * The floor is the lowest delay any connection of the host to one
+ * destination (address and network namespace, hashed into a key) has
+ * seen within a window: the path's propagation and the hosts' own delay
+ * (stack, NIC, virtual machine) rather than the fabric's queues.  A core
+ * counts from min(its own minimum, the floor), so a connection that joins
+ * a queue counts from the base the connections before it measured (a
+ * newcomer that took the queue for base delay would claim a higher target
+ * than theirs and push the queue up by one target).  It is per
+ * destination, not per host, so that a loopback or same-rack flow does
+ * not lower the base of cross-pod flows.  The glue keeps the floors in a
+ * small hashed table of slots (include/dcc_floor_link.h); a slot holds
+ * one destination's floor at a time.  When the window expires the next
+ * sample starts a new floor, so a path whose base delay rose is followed
+ * within a window.
+ *
+ * The noise.
  * Software timestamps, interrupt coalescing and virtualization add to
  * every delay sample an amount that varies from packet to packet and has
  * nothing to do with the fabric's queues.  A minimum over a window then
@@ -170,6 +193,97 @@ static inline u32 dcc_bd_end(struct dcc_bd *bd)
 static inline u8 dcc_bd_4us(u32 noise_us)
 {
 	return (u8)dcc_min_u32(noise_us / 4 + !!(noise_us % 4), 255);
+}
+
+/* A destination's floor (see the top of this file); zeroed: none. */
+struct dcc_floor {
+	u64 stamp_us;		/* when min_us was taken */
+	u32 min_us;		/* 0: no estimate */
+	u32 key;		/* destination the estimate is for */
+	bool raised;		/* min_us was raised when the noise stopped
+				 * and has not expired since
+				 * (dcc_floor_raise())
+				 */
+};
+
+/*
+ * Fold a delay sample into a destination's floor kept over win_us.
+ * Returns true when the floor changed (the caller then publishes it).  A
+ * likely-delayed ACK's sample (ack_delayed) only lowers it.
+ */
+static inline bool dcc_floor_update(struct dcc_floor *f, u32 win_us,
+				    u32 delay_us, bool ack_delayed, u64 now_us)
+{
+	bool expired = dcc_us_since64(now_us, f->stamp_us) > win_us;
+
+	if (!delay_us || (f->min_us && delay_us > f->min_us &&
+			  (!expired || ack_delayed)))
+		return false;
+	if (f->min_us == delay_us && !expired)
+		return false;
+	if (expired)
+		f->raised = false;
+	f->min_us = delay_us;
+	f->stamp_us = now_us;
+	return true;
+}
+
+/*
+ * The noise stopped (dcc_bd_end()): a floor taken while it lasted sits in
+ * its low tail for the rest of its window, and counted from it without
+ * the noise every quiet sample reads as queueing.  The floor is renewed
+ * from the quiet sample delay_us, but raised by no more than lift_us,
+ * what the noise lifted the core's base by (swift: swift_noise_lift_us()
+ * of the width that stopped): at most to the noise's centre, and not at
+ * all for noise the core's allowance held.  A sample taken under a queue
+ * cannot raise it further than the noise already did.  Later samples
+ * lower it as usual, and it expires with its new stamp.  Returns true
+ * when the floor changed (the caller then publishes it); the
+ * connections' own minima follow it (swift_on_ack(), a->floor_raised).
+ * A core without a noise estimate never raises its floors (timely).
+ */
+static inline bool dcc_floor_raise(struct dcc_floor *f, u32 delay_us,
+				   u32 lift_us, u64 now_us)
+{
+	u32 to = dcc_min_u32(delay_us, dcc_sat_u32((u64)f->min_us + lift_us));
+
+	if (!f->min_us || !lift_us || to <= f->min_us)
+		return false;
+	f->min_us = to;
+	f->stamp_us = now_us;
+	f->raised = true;
+	return true;
+}
+
+/* The floor slot f holds for destination key (0: none). */
+static inline u32 dcc_floor_of(const struct dcc_floor *f, u32 key)
+{
+	return f->key == key ? f->min_us : 0;
+}
+
+/*
+ * Fold a delay sample of destination key into slot f: as
+ * dcc_floor_update() when the slot is the destination's; a slot that
+ * holds another destination's floor is taken over (two destinations that
+ * share a slot then each see a recent sample, no lower than their own
+ * minimum RTT: as if there were no floor), but not by a likely-delayed
+ * ACK, whose sample overstates the delay.  Returns true when the slot
+ * changed (the caller then publishes it).
+ */
+static inline bool dcc_floor_update_key(struct dcc_floor *f, u32 win_us,
+					u32 key, u32 delay_us,
+					bool ack_delayed, u64 now_us)
+{
+	if (f->key == key)
+		return dcc_floor_update(f, win_us, delay_us, ack_delayed,
+					now_us);
+	if (!delay_us || (ack_delayed && f->min_us))
+		return false;
+	f->key = key;
+	f->min_us = delay_us;
+	f->stamp_us = now_us;
+	f->raised = false;
+	return true;
 }
 
 #endif /* _DCC_BASEDELAY_H */

@@ -111,39 +111,15 @@ struct swift_ack {
 				 * (0: a delayed sample never cuts)
 				 */
 	u32 floor_us;		/* the destination's minimum RTT (0: none), see
-				 * struct swift_floor
+				 * struct dcc_floor (dcc_basedelay.h)
 				 */
 	u32 noise_us;		/* delay noise, peak to peak (0: none), see
 				 * include/dcc_basedelay.h
 				 */
 	bool floor_raised;	/* floor_us was raised when the noise
-				 * stopped (swift_floor_raise()): a
+				 * stopped (dcc_floor_raise()): a
 				 * connection's own lower minimum is the
 				 * noise's low tail
-				 */
-};
-
-/*
- * The lowest delay any connection of the host to one destination (address
- * and network namespace, hashed into key) has seen within the window: the
- * path's base delay, its propagation and the hosts' own (stack, NIC,
- * virtual machine) rather than the fabric's queues.  A relative target
- * counts from it.  It is shared by all connections to the destination so
- * that one which starts while a queue stands does not take that queue for
- * base delay and claim a higher target than the connections already
- * running (which would let each newcomer push the queue up by one
- * target).  It is per destination, not per host, so that a loopback or
- * same-rack flow does not lower the base of cross-pod flows, which would
- * then sit above their target.  The glue keeps the floors in a small hashed
- * table of slots; a slot holds one destination's floor at a time.
- */
-struct swift_floor {
-	u64 stamp_us;		/* when min_us was taken */
-	u32 min_us;		/* 0: no estimate */
-	u32 key;		/* destination the estimate is for */
-	bool raised;		/* min_us was raised when the noise stopped
-				 * and has not expired since
-				 * (swift_floor_raise())
 				 */
 };
 
@@ -526,87 +502,6 @@ static inline void swift_update_min_rtt(struct swift_state *s,
 	}
 }
 
-/*
- * Fold a delay sample into a destination's floor (struct swift_floor).
- * Returns true when the floor changed (the caller then publishes it).  A
- * likely-delayed ACK only lowers it.
- */
-static inline bool swift_floor_update(struct swift_floor *f,
-				      const struct swift_params *p,
-				      u32 delay_us, bool ack_delayed,
-				      u64 now_us)
-{
-	bool expired = dcc_us_since64(now_us, f->stamp_us) > p->minrtt_win_us;
-
-	if (!delay_us || (f->min_us && delay_us > f->min_us &&
-			  (!expired || ack_delayed)))
-		return false;
-	if (f->min_us == delay_us && !expired)
-		return false;
-	if (expired)
-		f->raised = false;
-	f->min_us = delay_us;
-	f->stamp_us = now_us;
-	return true;
-}
-
-/*
- * The noise stopped (dcc_bd_end()): a floor taken while it lasted sits in
- * its low tail for the rest of its window, and counted from it without
- * the noise every quiet sample reads as queueing.  The floor is renewed
- * from the quiet sample delay_us, but raised by no more than lift_us,
- * what the noise lifted the base by (swift_noise_lift_us() of the width
- * that stopped): at most to the noise's centre, and not at all for noise
- * the allowance held.  A sample taken under a queue cannot raise it
- * further than the noise already did.  Later samples lower it as usual,
- * and it expires with its new stamp.  Returns true when the floor changed
- * (the caller then publishes it); the connections' own minima follow it
- * (swift_on_ack(), a->floor_raised).
- */
-static inline bool swift_floor_raise(struct swift_floor *f, u32 delay_us,
-				     u32 lift_us, u64 now_us)
-{
-	u32 to = dcc_min_u32(delay_us, dcc_sat_u32((u64)f->min_us + lift_us));
-
-	if (!f->min_us || !lift_us || to <= f->min_us)
-		return false;
-	f->min_us = to;
-	f->stamp_us = now_us;
-	f->raised = true;
-	return true;
-}
-
-/* The floor slot f holds for destination key (0: none). */
-static inline u32 swift_floor_of(const struct swift_floor *f, u32 key)
-{
-	return f->key == key ? f->min_us : 0;
-}
-
-/*
- * Fold a delay sample of destination key into slot f: as
- * swift_floor_update() when the slot is the destination's; a slot that
- * holds another destination's floor is taken over (two destinations that
- * share a slot then each see a recent sample, no lower than their own
- * minimum RTT: as if there were no floor), but not by a likely-delayed
- * ACK, whose sample overstates the delay.  Returns true when the slot
- * changed (the caller then publishes it).
- */
-static inline bool swift_floor_update_key(struct swift_floor *f,
-					  const struct swift_params *p,
-					  u32 key, u32 delay_us,
-					  bool ack_delayed, u64 now_us)
-{
-	if (f->key == key)
-		return swift_floor_update(f, p, delay_us, ack_delayed, now_us);
-	if (!delay_us || (ack_delayed && f->min_us))
-		return false;
-	f->key = key;
-	f->min_us = delay_us;
-	f->stamp_us = now_us;
-	f->raised = false;
-	return true;
-}
-
 /* Fold an endpoint-delay sample into its EWMA; returns the EWMA in us. */
 static inline u32 swift_update_ep_delay(struct swift_state *s,
 					const struct swift_params *p,
@@ -756,7 +651,7 @@ static inline u32 swift_on_ack(struct swift_state *s,
 			swift_update_min_rtt(s, p, a->delay_us, a->now_us);
 		/* The destination's floor was renewed when the noise stopped:
 		 * a lower minimum of the connection's own is the noise's low
-		 * tail (swift_floor_raise()).
+		 * tail (dcc_floor_raise()).
 		 */
 		if (a->floor_raised && a->floor_us > s->min_rtt_us) {
 			s->min_rtt_us = a->floor_us;

@@ -516,7 +516,13 @@ timely_on_completion(struct timely_state *s, const struct timely_params *p,
  *    the parameters give at line_rate) follow it;
  *  - base RTT b: windowed minimum of the engine RTTs (base_win_us; when
  *    it expires it rises by at most 1/8 at a time, so a standing queue
- *    cannot pull it up at once);
+ *    cannot pull it up at once), lowered to the destination's floor
+ *    (struct dcc_floor in dcc_basedelay.h: the lowest engine RTT of any
+ *    connection to the same destination within base_win_us, which the
+ *    glue keeps and passes in): a connection that starts on a standing
+ *    queue (beside a loss-based flow, or on the congested one of two
+ *    paths) would take the queue for its base, and its thresholds,
+ *    counted from it, would never see the queue it sits in;
  *  - noise n: mean |change| of the engine RTT between completions
  *    (EWMA, gain 1/8), i.e. how much the RTT moves without a queue
  *    changing;
@@ -572,10 +578,13 @@ static inline void timely_rate_sample(struct timely_state *s,
 			    interval_us, app_limited);
 }
 
-/* Update base RTT and noise with a completion's engine RTT. */
+/*
+ * Update base RTT and noise with a completion's engine RTT; floor_us is
+ * the destination's floor (0: none), which the base never stays above.
+ */
 static inline void timely_calibrate(struct timely_state *s,
 				    const struct timely_params *p,
-				    u32 rtt_us, u32 now_us)
+				    u32 rtt_us, u32 now_us, u32 floor_us)
 {
 	u32 stamp = (now_us >> TIMELY_STAMP_SHIFT) & TIMELY_STAMP_MASK;
 	u32 win = p->base_win_us >> TIMELY_STAMP_SHIFT;
@@ -599,6 +608,11 @@ static inline void timely_calibrate(struct timely_state *s,
 		u32 up = s->base_rtt_us + s->base_rtt_us / 8 + 1;
 
 		s->base_rtt_us = dcc_min_u32(rtt_us, up);
+		s->base_stamp = stamp;
+	}
+	floor_us = dcc_min_u32(floor_us, TIMELY_BASE_MAX_US);
+	if (floor_us && floor_us < s->base_rtt_us) {
+		s->base_rtt_us = floor_us;
 		s->base_stamp = stamp;
 	}
 }
@@ -658,19 +672,20 @@ static inline s32 timely_grad_fx(const struct timely_state *s,
 }
 
 /*
- * Calibrate with rtt_us, then the completion update with the result.  The
- * further completions of a stretch ACK (timely_account_acked()) pass
- * calibrate false: they carry the same sample, which would otherwise count
- * as that many changes of 0 in the noise estimate.
+ * Calibrate with rtt_us and the destination's floor floor_us (0: none),
+ * then the completion update with the result.  The further completions
+ * of a stretch ACK (timely_account_acked()) pass calibrate false: they
+ * carry the same sample, which would otherwise count as that many changes
+ * of 0 in the noise estimate.
  */
 static inline enum timely_regime
 timely_on_completion_at(struct timely_state *s, const struct timely_params *p,
-			u32 rtt_us, u32 now_us, bool calibrate)
+			u32 rtt_us, u32 now_us, bool calibrate, u32 floor_us)
 {
 	struct timely_params e;
 
 	if (p->calibrate && calibrate)
-		timely_calibrate(s, p, rtt_us, now_us);
+		timely_calibrate(s, p, rtt_us, now_us, floor_us);
 	timely_effective(p, s, &e);
 	return timely_on_completion(s, &e, rtt_us);
 }

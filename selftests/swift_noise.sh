@@ -60,6 +60,7 @@ ended() { mod_stat "$NS_CLI" tcp_swift_stat SwiftNoiseEnded; }
 
 read -r g0 p0 jain0 <<< "$(jitter_run 0 ack)"
 log "swift, no jitter: ${g0} Mbit/s, RTT p99 ${p0} us, Jain $jain0"
+log "J=0 counters: noisy=$(noisy) ended=$(ended)"
 check "no SwiftNoiseAboveTarget without jitter" [ "$(noisy)" = 0 ]
 check "no SwiftNoiseEnded without jitter" [ "$(ended)" = 0 ]
 

@@ -45,7 +45,7 @@ static struct swift_params g_swift_p;
  * by peer address and netns; every destination of a sim topology has the
  * same base RTT, and the bench dumbbell has one destination). */
 #define SWIFT_SIM_FLOOR_KEY 1
-static struct swift_floor g_swift_floor;
+static struct dcc_floor g_swift_floor;
 static uint32_t g_swift_min_fx = ~0U;
 
 /* swift_params_rebuild() at the module's defaults. */
@@ -166,7 +166,7 @@ TcpSwiftModel::CongControl(Ptr<TcpSocketState> tcb,
     uint32_t acked = rs.m_ackedSacked / seg;
     uint32_t rtt = FreshRttUs(tcb);
     struct swift_ack a = {};
-    struct swift_floor f = g_swift_floor;
+    struct dcc_floor f = g_swift_floor;
 
     RttSample(rtt);
     a.now_us = NowUs();
@@ -180,14 +180,14 @@ TcpSwiftModel::CongControl(Ptr<TcpSocketState> tcb,
     a.has_ep_delay = false;
     a.app_limited = swift_app_limited(s, CwndLimited(tcb, rs), rs.m_isAppLimited);
     a.ack_delayed = swift_ack_maybe_delayed(false, rs.m_priorInFlight / seg, acked, rtt,
-                                            swift_floor_of(&f, SWIFT_SIM_FLOOR_KEY),
+                                            dcc_floor_of(&f, SWIFT_SIM_FLOOR_KEY),
                                             SWIFT_DEF_delack_guard_us);
     a.delack_us = SWIFT_DEF_delack_guard_us;
-    /* swift_floor_sample(). */
-    if (a.has_delay && swift_floor_update_key(&f, &g_swift_p, SWIFT_SIM_FLOOR_KEY, a.delay_us,
-                                              a.ack_delayed, a.now_us))
+    /* dcc_floor_sample(). */
+    if (a.has_delay && dcc_floor_update_key(&f, g_swift_p.minrtt_win_us, SWIFT_SIM_FLOOR_KEY,
+                                            a.delay_us, a.ack_delayed, a.now_us))
         g_swift_floor = f;
-    a.floor_us = swift_floor_of(&f, SWIFT_SIM_FLOOR_KEY);
+    a.floor_us = dcc_floor_of(&f, SWIFT_SIM_FLOOR_KEY);
     swift_on_ack(s, &g_swift_p, &a);
     /* PLB's delay signal: the round's samples at or above the target. */
     bool has_sample = swift_plb_sample(s, &a, &above);

@@ -10,7 +10,9 @@
  *    segments one by one), so the engine RTT is the raw RTT less one
  *    segment's serialization at line_rate_mbps;
  *  - the rate sample is ns-3's (TcpRateOps), as rs->delivered/interval_us;
- *  - "no more data" is "nothing in flight after this ACK".
+ *  - "no more data" is "nothing in flight after this ACK";
+ *  - the destination's RTT floor (dcc_floor_sample()) has one key for the
+ *    run, as Swift's (tcp-swift-model.cc).
  */
 #include "dcc-models.h"
 #include "plb-link.h"
@@ -20,6 +22,7 @@
 #include <algorithm>
 
 extern "C" {
+#include "dcc_basedelay.h"
 #include "dcc_pacing.h"
 #include "dcc_timely.h"
 }
@@ -29,6 +32,10 @@ namespace ns3
 
 NS_OBJECT_ENSURE_REGISTERED(TcpTimelyModel);
 NS_OBJECT_ENSURE_REGISTERED(TcpTimelyPatchedModel);
+
+/* The RTT floor of the run's one destination key (see tcp-swift-model.cc). */
+#define TIMELY_SIM_FLOOR_KEY 1
+static struct dcc_floor g_timely_floor;
 
 static unsigned
 CeilingMbps(unsigned line, unsigned max)
@@ -223,10 +230,22 @@ TcpTimelyModel::CongControl(Ptr<TcpSocketState> tcb,
     s->seg_min_rtt_us = std::min<uint32_t>(rtt, TIMELY_SEG_MIN_MAX_US);
     uint32_t n = timely_account_acked(s, acked, TIMELY_DEF_segment_bytes,
                                       tcb->m_bytesInFlight.Get() == 0);
+    uint32_t floor = 0;
     if (n)
+    {
         s->seg_min_rtt_us = 0;
+        /* timely_floor_sample(). */
+        if (p->calibrate)
+        {
+            struct dcc_floor f = g_timely_floor;
+            if (dcc_floor_update_key(&f, p->base_win_us, TIMELY_SIM_FLOOR_KEY, rtt, false,
+                                     NowUs()))
+                g_timely_floor = f;
+            floor = dcc_floor_of(&f, TIMELY_SIM_FLOOR_KEY);
+        }
+    }
     for (uint32_t k = 0; k < n; k++)
-        timely_on_completion_at(s, p, rtt, now, k == 0);
+        timely_on_completion_at(s, p, rtt, now, k == 0, floor);
     m_impl->plb.Ack(tcb, rc, rs, true, plbAbove);
     Apply(tcb, true);
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of include/dcc_basedelay.h (base delay under host noise).
+ * Unit tests of include/dcc_basedelay.h (the destination's floor, base
+ * delay under host noise).
  *
  * Expectations come from closed forms of the noise the tests generate
  * (uniform in +-J: deviation J / sqrt 3, width 2 J; Gaussian: 3.5 sd),
@@ -281,6 +282,113 @@ static void test_extremes(void **state)
 	assert_int_equal(dcc_bd_4us(0xffffffffU), 255);
 }
 
+/* The floor: lowest sample in the window, delayed ACKs only lower. */
+static void test_floor(void **state)
+{
+	struct dcc_floor f = { 0 };
+	const u32 win = 10000000;
+	u64 t = 5000;
+
+	(void)state;
+	assert_false(dcc_floor_update(&f, win, 0, false, t));
+	assert_true(dcc_floor_update(&f, win, 300, false, t));
+	assert_int_equal(f.min_us, 300);
+	assert_false(dcc_floor_update(&f, win, 400, false, t + 10));
+	assert_false(dcc_floor_update(&f, win, 300, false, t + 10));
+	assert_true(dcc_floor_update(&f, win, 250, true, t + 20));
+	assert_int_equal(f.min_us, 250);
+	assert_int_equal(f.stamp_us, t + 20);
+	/* Expired: a delayed ACK cannot raise it, a normal sample can. */
+	assert_false(dcc_floor_update(&f, win, 900, true, t + 21 + win));
+	assert_int_equal(f.min_us, 250);
+	assert_true(dcc_floor_update(&f, win, 900, false, t + 21 + win));
+	assert_int_equal(f.min_us, 900);
+
+	/*
+	 * Per destination: a slot holds one destination's floor.  A near
+	 * destination (loopback, same rack: 20 us) does not lower the floor
+	 * of a far one (cross-pod: 300 us); it takes the slot over when they
+	 * share it, and the far one's connections then see no floor (0)
+	 * until they take it back, never the near one's 20 us.
+	 */
+	{
+		struct dcc_floor g = { 0 };
+		const u32 far = 0x1234, near = 0x5678;
+
+		assert_true(dcc_floor_update_key(&g, win, far, 300, false, t));
+		assert_int_equal(dcc_floor_of(&g, far), 300);
+		assert_int_equal(dcc_floor_of(&g, near), 0);
+		assert_false(dcc_floor_update_key(&g, win, far, 350, false,
+						  t + 5));
+		assert_true(dcc_floor_update_key(&g, win, near, 20, false,
+						 t + 10));
+		assert_int_equal(dcc_floor_of(&g, near), 20);
+		assert_int_equal(dcc_floor_of(&g, far), 0);
+		/* A delayed ACK does not take a held slot over... */
+		assert_false(dcc_floor_update_key(&g, win, far, 40300, true,
+						  t + 20));
+		assert_int_equal(dcc_floor_of(&g, near), 20);
+		/* ...a genuine sample does, and starts from itself. */
+		assert_true(dcc_floor_update_key(&g, win, far, 310, false,
+						 t + 30));
+		assert_int_equal(dcc_floor_of(&g, far), 310);
+		assert_false(dcc_floor_update_key(&g, win, far, 400, false,
+						  t + 40));
+		assert_true(dcc_floor_update_key(&g, win, far, 290, true,
+						 t + 50));
+		assert_int_equal(dcc_floor_of(&g, far), 290);
+		/* Zero samples never take a slot. */
+		assert_false(dcc_floor_update_key(&g, win, near, 0, false,
+						  t + 60));
+		/* An empty slot is taken even by a delayed ACK (it only
+		 * lowers an estimate it starts).
+		 */
+		g = (struct dcc_floor){ 0 };
+		assert_true(dcc_floor_update_key(&g, win, near, 30, true,
+						 t + 70));
+		assert_int_equal(dcc_floor_of(&g, near), 30);
+	}
+}
+
+/*
+ * dcc_floor_raise(): the floor renewed from a quiet sample when the noise
+ * stops, by at most the lift; no lift, no estimate or a sample at or
+ * below the floor change nothing; later samples lower it as usual and
+ * keep it raised; its window's expiry or a takeover clears raised.
+ */
+static void test_floor_raise(void **state)
+{
+	struct dcc_floor f = { 0 };
+	const u32 win = 10000000;
+	u64 t = 5000;
+
+	(void)state;
+	assert_false(dcc_floor_raise(&f, 500, 100, t));
+	assert_true(dcc_floor_update_key(&f, win, 7, 200, false, t));
+	assert_false(f.raised);
+	assert_false(dcc_floor_raise(&f, 500, 0, t + 1));
+	assert_false(dcc_floor_raise(&f, 180, 100, t + 1));
+	assert_false(dcc_floor_raise(&f, 200, 100, t + 1));
+	/* The sample under a queue: the lift bounds it. */
+	assert_true(dcc_floor_raise(&f, 500, 100, t + 2));
+	assert_int_equal(f.min_us, 300);
+	assert_int_equal(f.stamp_us, t + 2);
+	assert_true(f.raised);
+	/* A quiet sample below the lift's bound: to the sample. */
+	assert_true(dcc_floor_raise(&f, 340, 100, t + 3));
+	assert_int_equal(f.min_us, 340);
+	assert_true(dcc_floor_update(&f, win, 320, false, t + 4));
+	assert_int_equal(f.min_us, 320);
+	assert_true(f.raised);
+	assert_true(dcc_floor_update(&f, win, 400, false, t + 5 + win));
+	assert_false(f.raised);
+	assert_true(dcc_floor_raise(&f, 450, 100, t + 6 + win));
+	assert_true(f.raised);
+	assert_true(dcc_floor_update_key(&f, win, 8, 100, false, t + 7 + win));
+	assert_false(f.raised);
+	assert_int_equal(dcc_floor_of(&f, 8), 100);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -293,6 +401,8 @@ int main(void)
 		cmocka_unit_test(test_gauss),
 		cmocka_unit_test(test_extremes),
 		cmocka_unit_test(test_end),
+		cmocka_unit_test(test_floor),
+		cmocka_unit_test(test_floor_raise),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -2015,73 +2015,16 @@ static void test_delay_floor(void **state)
 	}
 }
 
-/* The host-wide floor: lowest sample in the window, delayed ACKs only lower. */
+/*
+ * The target counts from the destination's floor (struct dcc_floor, tested
+ * in test_basedelay.c), not the flow's own larger minimum.
+ */
 static void test_floor(void **state)
 {
 	struct swift_params p = default_params(true);
-	struct swift_floor f = { 0 };
-	u64 t = 5000, win = p.minrtt_win_us;
+	u64 t = 5000;
 
 	(void)state;
-	assert_false(swift_floor_update(&f, &p, 0, false, t));
-	assert_true(swift_floor_update(&f, &p, 300, false, t));
-	assert_int_equal(f.min_us, 300);
-	assert_false(swift_floor_update(&f, &p, 400, false, t + 10));
-	assert_false(swift_floor_update(&f, &p, 300, false, t + 10));
-	assert_true(swift_floor_update(&f, &p, 250, true, t + 20));
-	assert_int_equal(f.min_us, 250);
-	assert_int_equal(f.stamp_us, t + 20);
-	/* Expired: a delayed ACK cannot raise it, a normal sample can. */
-	assert_false(swift_floor_update(&f, &p, 900, true, t + 21 + win));
-	assert_int_equal(f.min_us, 250);
-	assert_true(swift_floor_update(&f, &p, 900, false, t + 21 + win));
-	assert_int_equal(f.min_us, 900);
-
-	/*
-	 * Per destination: a slot holds one destination's floor.  A near
-	 * destination (loopback, same rack: 20 us) does not lower the floor
-	 * of a far one (cross-pod: 300 us); it takes the slot over when they
-	 * share it, and the far one's connections then see no floor (0)
-	 * until they take it back, never the near one's 20 us.
-	 */
-	{
-		struct swift_floor g = { 0 };
-		const u32 far = 0x1234, near = 0x5678;
-
-		assert_true(swift_floor_update_key(&g, &p, far, 300, false, t));
-		assert_int_equal(swift_floor_of(&g, far), 300);
-		assert_int_equal(swift_floor_of(&g, near), 0);
-		assert_false(swift_floor_update_key(&g, &p, far, 350, false,
-						    t + 5));
-		assert_true(swift_floor_update_key(&g, &p, near, 20, false,
-						   t + 10));
-		assert_int_equal(swift_floor_of(&g, near), 20);
-		assert_int_equal(swift_floor_of(&g, far), 0);
-		/* A delayed ACK does not take a held slot over... */
-		assert_false(swift_floor_update_key(&g, &p, far, 40300, true,
-						    t + 20));
-		assert_int_equal(swift_floor_of(&g, near), 20);
-		/* ...a genuine sample does, and starts from itself. */
-		assert_true(swift_floor_update_key(&g, &p, far, 310, false,
-						   t + 30));
-		assert_int_equal(swift_floor_of(&g, far), 310);
-		assert_false(swift_floor_update_key(&g, &p, far, 400, false,
-						    t + 40));
-		assert_true(swift_floor_update_key(&g, &p, far, 290, true,
-						   t + 50));
-		assert_int_equal(swift_floor_of(&g, far), 290);
-		/* Zero samples never take a slot. */
-		assert_false(swift_floor_update_key(&g, &p, near, 0, false,
-						    t + 60));
-		/* An empty slot is taken even by a delayed ACK (it only
-		 * lowers an estimate it starts).
-		 */
-		g = (struct swift_floor){ 0 };
-		assert_true(swift_floor_update_key(&g, &p, near, 30, true,
-						   t + 70));
-		assert_int_equal(swift_floor_of(&g, near), 30);
-	}
-
 	/* A flow's target counts from the floor, not its own larger minimum. */
 	{
 		struct swift_state s;
@@ -2162,7 +2105,7 @@ struct sim {
 	unsigned int n;
 	u64 svc_ns, base_ns, dur_ns;
 	u64 clock0_us;
-	struct swift_floor floor;
+	struct dcc_floor floor;
 	bool use_floor;
 	struct sim_flow f[SIM_MAX_FLOWS];
 	struct sim_pkt ring[SIM_RING];
@@ -2236,8 +2179,8 @@ static void sim_run(struct sim *sm)
 		now_us = sm->clock0_us + now / 1000;
 		/* The host-wide floor, shared by the flows as in the glue. */
 		if (sm->use_floor) {
-			swift_floor_update(&sm->floor, p, delay_us, false,
-					   now_us);
+			dcc_floor_update(&sm->floor, p->minrtt_win_us,
+					 delay_us, false, now_us);
 			ack_floor_us = sm->floor.min_us;
 		}
 		act = ack(&f->s, p, now_us, (u32)f->srtt, 1, delay_us);
@@ -2363,7 +2306,7 @@ static void test_sim_rel_minrtt(void **state)
  * took base RTT + queue as its minimum, claimed a larger target and
  * starved the flows before it, and the queue ratcheted up with each
  * newcomer (4 flows: Jain 0.27, delay 112 us vs 36 us absolute).  The
- * host-wide floor (struct swift_floor) gives every flow the same base.
+ * host-wide floor (struct dcc_floor) gives every flow the same base.
  */
 static void test_sim_rel_minrtt_latecomer(void **state)
 {
@@ -2431,8 +2374,8 @@ struct psim {
 	struct dcc_bd bd;	/* the destination's noise, as the glue */
 	struct test_rng rng;
 	u64 last_ack_ns;
-	struct swift_floor floor;	/* the destination's floor */
-	struct swift_floor far_floor;	/* ... of flows with extra_ns */
+	struct dcc_floor floor;	/* the destination's floor */
+	struct dcc_floor far_floor;	/* ... of flows with extra_ns */
 	struct psim_flow f[PSIM_MAX_FLOWS];
 	struct sim_pkt ring[SIM_RING];
 	unsigned int head, count;
@@ -2505,7 +2448,7 @@ static void psim_ack(struct psim *sm, unsigned int i, u64 now, u64 sent_ns,
 	int ratio;
 	const struct swift_params *p = sm->p;
 	struct psim_flow *f = &sm->f[i];
-	struct swift_floor *fl = f->extra_ns ? &sm->far_floor : &sm->floor;
+	struct dcc_floor *fl = f->extra_ns ? &sm->far_floor : &sm->floor;
 	bool cwnd_limited = f->inflight >= psim_tcp_cwnd(f);
 	u32 prior = f->inflight;
 	u32 delay_us = (u32)((now - sent_ns + 500) / 1000);
@@ -2517,17 +2460,17 @@ static void psim_ack(struct psim *sm, unsigned int i, u64 now, u64 sent_ns,
 
 	f->inflight -= num;
 	f->srtt = f->srtt ? 0.875 * f->srtt + 0.125 * delay_us : delay_us;
-	swift_floor_update(fl, p, delay_us, delayed, now / 1000);
+	dcc_floor_update(fl, p->minrtt_win_us, delay_us, delayed, now / 1000);
 	if (!delayed) {
 		u32 end_us;
 
 		dcc_bd_sample(&sm->bd, delay_us);
 		end_us = dcc_bd_end(&sm->bd);
-		/* As the glue (swift_floor_sample()) */
+		/* As the glue (dcc_floor_sample()) */
 		if (end_us && !sm->no_noise && !sm->no_raise)
-			swift_floor_raise(fl, delay_us,
-					  swift_noise_lift_us(&f->s, p, end_us),
-					  now / 1000);
+			dcc_floor_raise(fl, delay_us,
+					swift_noise_lift_us(&f->s, p, end_us),
+					now / 1000);
 	}
 	a = (struct swift_ack){
 		.now_us = now / 1000,
@@ -3069,7 +3012,7 @@ static double psim_jitter(u64 jitter_ns, bool no_noise, double *jain,
  * path right after a 500 us cell to the same destination).  When the
  * estimate falls below half its envelope (dcc_bd_end()) the floor is
  * renewed from a quiet sample, raised by at most the noise's lift
- * (swift_floor_raise()), and the flows' own minima follow it.  Also
+ * (dcc_floor_raise()), and the flows' own minima follow it.  Also
  * returns the mean delay of the quiet part, in us.
  */
 static double psim_noise_stops(bool no_raise, double *mean_us)

@@ -13,6 +13,7 @@
  */
 #include "dcc_test.h"
 
+#include "dcc_basedelay.h"
 #include "dcc_timely.h"
 
 typedef unsigned __int128 u128;
@@ -720,11 +721,11 @@ static void test_stretch_ack(void **state)
 		t += 100;
 		n = timely_account_acked(&a, 4 * 16384, 16384, false);
 		for (i = 0; i < n; i++)
-			timely_on_completion_at(&a, &p, 30, t, i == 0);
+			timely_on_completion_at(&a, &p, 30, t, i == 0, 0);
 		for (i = 0; i < 4; i++) {
 			assert_int_equal(timely_account_acked(&b, 16384, 16384,
 							      false), 1);
-			timely_on_completion_at(&b, &p, 30, t, true);
+			timely_on_completion_at(&b, &p, 30, t, true, 0);
 		}
 	}
 	assert_int_equal(a.rate_bytes_ps, b.rate_bytes_ps);
@@ -1091,7 +1092,7 @@ static void feed(struct timely_state *s, const struct timely_params *p,
 {
 	while (n-- > 0) {
 		*t += 1000;
-		timely_on_completion_at(s, p, rtt, *t, true);
+		timely_on_completion_at(s, p, rtt, *t, true, 0);
 	}
 }
 
@@ -1180,7 +1181,7 @@ static void test_calib_dead_band(void **state)
 	assert_true(s.regime == TIMELY_AI || s.regime == TIMELY_HAI);
 	assert_true(s.rate_bytes_ps > before);
 	/* A rise well beyond the band is a gradient again. */
-	assert_int_equal(timely_on_completion_at(&s, &p, 700, t += 1000, true),
+	assert_int_equal(timely_on_completion_at(&s, &p, 700, t += 1000, true, 0),
 			 TIMELY_MD_GRAD);
 	assert_true(timely_grad_fx(&s, &p) >= 0);
 }
@@ -1207,7 +1208,7 @@ static void test_calib_line_rate(void **state)
 	assert_near(e.delta_bytes_ps, UNIT_RATE(line) / 1000.0, 2);
 	/* The rate is clamped to the learnt ceiling. */
 	s.rate_bytes_ps = LINE_10G;
-	timely_on_completion_at(&s, &p, 300, 2000, true);
+	timely_on_completion_at(&s, &p, 300, 2000, true, 0);
 	assert_true(s.rate_bytes_ps <= UNIT_RATE(line));
 	/* Headroom: 25 % above the best sample. */
 	p.lr.headroom_pct = 25;
@@ -1242,7 +1243,7 @@ static void test_calib_app_limited_start(void **state)
 	timely_effective(&p, &s, &e);
 	assert_int_equal(e.max_rate_bytes_ps, LINE_10G);
 	assert_int_equal(e.delta_bytes_ps, 1250000);
-	timely_on_completion_at(&s, &p, 40000, 80000, true);
+	timely_on_completion_at(&s, &p, 40000, 80000, true, 0);
 	assert_true(s.rate_bytes_ps >= 14280000);
 	/* The first sample the path limits sets the ceiling... */
 	s.rate_bytes_ps = 2 * line;
@@ -1313,6 +1314,95 @@ static void test_calib_base_window(void **state)
 	assert_int_equal(s.base_rtt_us, 250);
 }
 
+/*
+ * One completion of a connection to destination key, as the glue feeds
+ * it: the engine RTT goes into the destination's floor fl, and the
+ * connection calibrates with the floor.
+ */
+static void feed_dest(struct timely_state *s, const struct timely_params *p,
+		      struct dcc_floor *fl, u32 key, u32 t, u32 rtt)
+{
+	dcc_floor_update_key(fl, p->base_win_us, key, rtt, false, t);
+	timely_on_completion_at(s, p, rtt, t, true, dcc_floor_of(fl, key));
+}
+
+/*
+ * A connection that starts on a standing queue (beside a loss-based hog,
+ * or on the congested one of two paths to the destination) counts from
+ * the destination's floor, not from the queue its own samples hold.  A
+ * has the idle path (300 us); B, to the same destination, sits behind
+ * 40 ms of queue (+-50 us).  Counted from its own minimum, B's T_high was
+ * 3 x 40 ms: it never saw the queue (no cut above T_high, no PLB signal),
+ * and stayed where it started (plb_twopath: 0 repaths, flows left on the
+ * hog's path).  With the floor, its thresholds are the path's and the
+ * queue cuts it, in both variants.  A connection to another destination
+ * (slot taken over) gets no floor; a lone connection is what it was.
+ */
+static void test_calib_dest_floor(void **state)
+{
+	const u32 key = 0x1234, other = 0x5678;
+	u32 variant;
+
+	(void)state;
+	for (variant = 0; variant <= TIMELY_VARIANT_PATCHED; variant++) {
+		struct timely_params p = calib_params(), e;
+		struct timely_state a, b, lone, plain;
+		struct dcc_floor fl = { 0 }, own = { 0 };
+		u32 t = 0, md_high = 0;
+		u64 start = 100000000ULL;
+		int i;
+
+		p.variant = variant;
+		timely_state_init(&a, &p, start);
+		timely_state_init(&b, &p, start);
+		for (i = 0; i < 100; i++)
+			feed_dest(&a, &p, &fl, key, t += 1000, 300);
+		for (i = 0; i < 200; i++) {
+			t += 1000;
+			feed_dest(&a, &p, &fl, key, t, 300);
+			feed_dest(&b, &p, &fl, key, t + 500,
+				  i & 1 ? 40050 : 39950);
+			md_high += b.regime == TIMELY_MD_HIGH;
+		}
+		timely_effective(&p, &b, &e);
+		assert_int_equal(dcc_floor_of(&fl, key), 300);
+		assert_int_equal(b.base_rtt_us, 300);
+		/* f = 300 + 2 n, n ~ 100 us (alternating +-50). */
+		assert_in_range(e.t_high_us, 3 * 300, 3 * (300 + 2 * 110));
+		assert_true(40050 > e.t_high_us);
+		/* Every update after the first is a cut above T_high. */
+		assert_int_equal(md_high, 199);
+		assert_int_equal(b.rate_bytes_ps, p.min_rate_bytes_ps);
+		/* A's own thresholds did not move. */
+		assert_int_equal(a.base_rtt_us, 300);
+
+		/* Another destination's slot: B gets no floor from it. */
+		timely_state_init(&b, &p, start);
+		fl = (struct dcc_floor){ 0 };
+		dcc_floor_update_key(&fl, p.base_win_us, other, 300, false, t);
+		for (i = 0; i < 20; i++)
+			timely_on_completion_at(&b, &p, 40000, t += 1000, true,
+						dcc_floor_of(&fl, key));
+		assert_int_equal(b.base_rtt_us, 40000);
+		timely_effective(&p, &b, &e);
+		assert_true(e.t_high_us >= 3 * 40000);
+
+		/* Alone, a connection is the same with its floor as without. */
+		timely_state_init(&lone, &p, start);
+		timely_state_init(&plain, &p, start);
+		for (i = 0; i < 3000; i++) {
+			u32 rtt = 300 + (u32)(i * 37 % 500) + (i / 1000) * 200;
+
+			t += 1000;
+			feed_dest(&lone, &p, &own, key, t, rtt);
+			timely_on_completion_at(&plain, &p, rtt, t, true, 0);
+			assert_int_equal(lone.rate_bytes_ps,
+					 plain.rate_bytes_ps);
+			assert_int_equal(lone.base_rtt_us, plain.base_rtt_us);
+		}
+	}
+}
+
 static void test_loss_cut_undo(void **state)
 {
 	struct timely_params p = paper_params();
@@ -1358,6 +1448,7 @@ int main(void)
 		cmocka_unit_test(test_calib_app_limited_start),
 		cmocka_unit_test(test_calib_self_limited),
 		cmocka_unit_test(test_calib_base_window),
+		cmocka_unit_test(test_calib_dest_floor),
 		cmocka_unit_test(test_loss_cut_undo),
 	};
 

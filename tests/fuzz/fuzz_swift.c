@@ -147,7 +147,7 @@ struct sim {
 	struct fz f;
 	u32 m[P_NUM];
 	struct swift_params p;
-	struct swift_floor floor;
+	struct dcc_floor floor;
 	u32 floor_max;		/* largest sample fed to the floor */
 	struct conn c[NCONN];
 	u64 now;
@@ -322,9 +322,9 @@ static void ev_ack(struct sim *x, struct conn *c)
 						x->m[P_DELACK_GUARD]);
 	a.delack_us = x->m[P_DELACK_GUARD];
 	if (a.has_delay)
-		swift_floor_update(&x->floor, &x->p, a.delay_us,
-				   a.ack_delayed, a.now_us);
-	/* As swift_noise_sample() and swift_floor_sample(); now and then
+		dcc_floor_update(&x->floor, x->p.minrtt_win_us, a.delay_us,
+				 a.ack_delayed, a.now_us);
+	/* As swift_noise_sample() and dcc_floor_sample(); now and then
 	 * any width at all, and the noise's end now and then any width.
 	 */
 	if (a.has_delay && !a.ack_delayed) {
@@ -335,10 +335,10 @@ static void ev_ack(struct sim *x, struct conn *c)
 		if (fz_u8(f) == 0)
 			end_us = fz_u32_edge(f);
 		if (end_us)
-			swift_floor_raise(&x->floor, a.delay_us,
-					  swift_noise_lift_us(&c->s, &x->p,
-							      end_us),
-					  a.now_us);
+			dcc_floor_raise(&x->floor, a.delay_us,
+					swift_noise_lift_us(&c->s, &x->p,
+							    end_us),
+					a.now_us);
 	}
 	a.floor_us = x->floor.min_us;
 	a.floor_raised = x->floor.raised;

@@ -414,10 +414,17 @@ static void ev_calibrated(struct sim *x, bool sample)
 		timely_rate_sample(&x->s, &p, x->now, fz_u64_edge(f),
 				   fz_u32_edge(f), fz_bool(f));
 	} else {
+		u32 rtt = fz_u8(f) & 1 ? fz_range(f, 1, 5000) :
+					 fz_u32_edge(f);
+		/* The destination's floor: none, near the sample, or any. */
+		u32 floor = fz_u8(f) & 1 ? 0 : fz_u8(f) & 1 ?
+			    fz_range(f, 1, 5000) : fz_u32_edge(f);
+
 		x->calib_last = true;
-		timely_on_completion_at(&x->s, &p, fz_u8(f) & 1 ?
-					fz_range(f, 1, 5000) : fz_u32_edge(f),
-					x->now, true);
+		timely_on_completion_at(&x->s, &p, rtt, x->now, true, floor);
+		FZ_CHECK(f, !floor || x->s.base_rtt_us <=
+			 dcc_min_u32(floor, TIMELY_BASE_MAX_US),
+			 "base %u above the floor %u", x->s.base_rtt_us, floor);
 		x->bounded = false;
 	}
 	timely_effective(&p, &x->s, &e);

@@ -93,7 +93,7 @@ static void make_trace(long n, u32 center_us)
 
 static struct swift_params swift_p;
 static struct swift_state swift_s;
-static struct swift_floor swift_fl;
+static struct dcc_floor swift_fl;
 static volatile u64 sink;
 
 static void swift_setup(void)
@@ -146,8 +146,8 @@ NOINLINE void cost_swift_ack(const struct ack_in *in)
 	a.ack_delayed = swift_ack_maybe_delayed(false, 2, a.num_acked,
 						a.delay_us, swift_fl.min_us,
 						40000);
-	swift_floor_update(&swift_fl, &swift_p, a.delay_us, a.ack_delayed,
-			   a.now_us);
+	dcc_floor_update(&swift_fl, swift_p.minrtt_win_us, a.delay_us,
+			 a.ack_delayed, a.now_us);
 	a.floor_us = swift_fl.min_us;
 	sink += swift_on_ack(&swift_s, &swift_p, &a);
 	sink += swift_plb_sample(&swift_s, &a, &above) + above;

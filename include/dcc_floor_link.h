@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Per-destination RTT floors in the kernel (kernel only): the table of
+ * slots the delay-based modules keep struct dcc_floor in (dcc_basedelay.h),
+ * and its lock-free reads and updates.  One copy of the code serves every
+ * module; each module has its own table (a module's connections share it,
+ * and a module's floors are measured the way its core measures delay).
+ *
+ * A table of DCC_FLOOR_SLOTS slots (24 KB) indexed by a hash of the peer's
+ * address and network namespace (dcc_floor_key()).  A slot is read on
+ * every ACK and written only when it changes (a new minimum, the window
+ * expired, or another destination takes it over), so its cache line stays
+ * shared.  Updates race without a lock: a lost update costs one sample.  A
+ * takeover clears the key first and sets it last, and a reader that sees
+ * the key change under it takes the slot for empty, so no connection uses
+ * another destination's estimate.
+ *
+ * Use:
+ *	static struct dcc_floor my_floors[DCC_FLOOR_SLOTS];
+ *	key = dcc_floor_key(sk);
+ *	slot = dcc_floor_slot(my_floors, key);
+ *	f = dcc_floor_read(slot);			(dcc_floor_of(&f, key))
+ *	floor = dcc_floor_sample(slot, f, key, win_us, delay_us,
+ *				 ack_delayed, lift_us, now_us, &raised);
+ */
+#ifndef _DCC_FLOOR_LINK_H
+#define _DCC_FLOOR_LINK_H
+
+#include <linux/hash.h>
+#include <linux/jhash.h>
+#include <net/sock.h>
+
+#include "dcc_basedelay.h"
+
+#define DCC_FLOOR_BITS		10
+#define DCC_FLOOR_SLOTS		BIT(DCC_FLOOR_BITS)
+
+/* dcc_floor_sample()'s *raised. */
+#define DCC_FLOOR_RAISED	BIT(0)	/* the floor returned was raised when
+					 * the noise stopped and has not
+					 * expired since (dcc_floor_raise())
+					 */
+#define DCC_FLOOR_RAISED_NOW	BIT(1)	/* ... by this sample */
+
+/* The destination key of sk (never 0). */
+static inline u32 dcc_floor_key(const struct sock *sk)
+{
+	u32 seed = net_hash_mix(sock_net(sk)), h;
+
+#if IS_ENABLED(CONFIG_IPV6)
+	if (sk->sk_family == AF_INET6 &&
+	    !ipv6_addr_v4mapped(&sk->sk_v6_daddr))
+		h = jhash2((const u32 *)&sk->sk_v6_daddr, 4, seed);
+	else
+#endif
+		h = jhash_1word((__force u32)sk->sk_daddr, seed);
+	return h ? h : 1;
+}
+
+/* The slot of destination key in a table of DCC_FLOOR_SLOTS. */
+static inline u32 dcc_floor_index(u32 key)
+{
+	return hash_32(key, DCC_FLOOR_BITS);
+}
+
+static inline struct dcc_floor *dcc_floor_slot(struct dcc_floor *table,
+					       u32 key)
+{
+	return &table[dcc_floor_index(key)];
+}
+
+/* A copy of *slot; key 0 if another destination was taking it over. */
+static inline struct dcc_floor dcc_floor_read(const struct dcc_floor *slot)
+{
+	struct dcc_floor f;
+
+	f.key = READ_ONCE(slot->key);
+	/* Key before the estimate: pairs with dcc_floor_sample()'s
+	 * second smp_wmb().
+	 */
+	smp_rmb();
+	f.min_us = READ_ONCE(slot->min_us);
+	f.stamp_us = READ_ONCE(slot->stamp_us);
+	f.raised = READ_ONCE(slot->raised);
+	/* Estimate before the key's re-read: pairs with the first smp_wmb(). */
+	smp_rmb();
+	if (READ_ONCE(slot->key) != f.key)
+		f.key = 0;
+	return f;
+}
+
+/*
+ * Fold a delay sample (0: none) of destination key into its slot, f being
+ * the slot as dcc_floor_read() returned it, the floor kept over win_us
+ * (dcc_floor_update_key()), and raise the floor by at most lift_us when
+ * the core's noise estimate says the noise stopped with this sample
+ * (dcc_floor_raise(); 0: no raise, as for a core without one).  Returns
+ * the destination's floor (0: none); sets *raised (when not NULL) to
+ * DCC_FLOOR_RAISED and DCC_FLOOR_RAISED_NOW bits.
+ */
+static inline u32 dcc_floor_sample(struct dcc_floor *slot, struct dcc_floor f,
+				   u32 key, u32 win_us, u32 delay_us,
+				   bool ack_delayed, u32 lift_us, u64 now_us,
+				   u8 *raised)
+{
+	u32 old_key = f.key;
+	bool changed = delay_us &&
+		       dcc_floor_update_key(&f, win_us, key, delay_us,
+					    ack_delayed, now_us);
+	bool now = lift_us && f.key == key &&
+		   dcc_floor_raise(&f, delay_us, lift_us, now_us);
+
+	if (changed || now) {
+		if (old_key != key) {
+			WRITE_ONCE(slot->key, 0);
+			/* Key cleared before the new estimate: pairs with
+			 * dcc_floor_read()'s second smp_rmb().
+			 */
+			smp_wmb();
+		}
+		WRITE_ONCE(slot->min_us, f.min_us);
+		WRITE_ONCE(slot->stamp_us, f.stamp_us);
+		WRITE_ONCE(slot->raised, f.raised);
+		if (old_key != key) {
+			/* New estimate before the new key: pairs with
+			 * dcc_floor_read()'s first smp_rmb().
+			 */
+			smp_wmb();
+			WRITE_ONCE(slot->key, key);
+		}
+	}
+	if (raised)
+		*raised = (f.key == key && f.raised ? DCC_FLOOR_RAISED : 0) |
+			  (now ? DCC_FLOOR_RAISED_NOW : 0);
+	return dcc_floor_of(&f, key);
+}
+
+#endif /* _DCC_FLOOR_LINK_H */
