@@ -2644,6 +2644,25 @@ static void test_psim_floor_climbs(void **state)
 }
 
 /*
+ * The VM test bed's dumbbell in the model: 100 Mbit/s (120 us a packet of
+ * 1500 bytes), 270 us base RTT, n flows starting with TCP's initial
+ * window of 10; everything else (receiver, noise, times) left at 0.
+ */
+static void psim_on_bed(struct psim *sm, const struct swift_params *p,
+			unsigned int n)
+{
+	unsigned int i;
+
+	memset(sm, 0, sizeof(*sm));
+	sm->p = p;
+	sm->n = n;
+	sm->svc_ns = 120000;
+	sm->base_ns = 270000;
+	for (i = 0; i < n; i++)
+		sm->f[i].init_fx = 10 << DCC_FX_SHIFT;
+}
+
+/*
  * n bulk flows on a slow, long bottleneck: the VM test bed's dumbbell
  * (100 Mbit/s: 120 us a packet; 270 us base RTT; BDP 2.3 packets), all
  * starting at once with TCP's initial window.  Returns Jain's index of
@@ -2660,17 +2679,11 @@ static double psim_bed(unsigned int n, const struct swift_params *p,
 	const u64 slot = 250000000;	/* 250 ms */
 	unsigned int i, k;
 
-	memset(&sm, 0, sizeof(sm));
-	sm.p = p;
-	sm.n = n;
-	sm.svc_ns = 120000;
-	sm.base_ns = 270000;
+	psim_on_bed(&sm, p, n);
 	sm.tick_ns = tick_ns;
 	sm.late_ns = late_ns;
 	sm.dur_ns = 2000000000;		/* 2 s */
 	*worst = 1e9;
-	for (i = 0; i < n; i++)
-		sm.f[i].init_fx = 10 << DCC_FX_SHIFT;
 	/* The first second, then the second one in slots. */
 	sm.measure_ns = ~0ULL;
 	sm.dur_ns = 1000000000;
@@ -2793,19 +2806,12 @@ static void test_psim_plb_signal(void **state)
 	static struct psim sm;
 	struct swift_params p = default_params(true);
 	u32 rounds, cong, idle_due;
-	unsigned int i;
 
 	(void)state;
-	memset(&sm, 0, sizeof(sm));
-	sm.p = &p;
-	sm.n = 4;
-	sm.svc_ns = 120000;
-	sm.base_ns = 270000;
+	psim_on_bed(&sm, &p, 4);
 	sm.tick_ns = 4000000;
 	sm.dur_ns = 2000000000;		/* 2 s */
 	sm.measure_ns = 1000000000;	/* the second one */
-	for (i = 0; i < sm.n; i++)
-		sm.f[i].init_fx = 10 << DCC_FX_SHIFT;
 	psim_run(&sm);
 	psim_plb_rounds(&sm, &rounds, &cong, &idle_due);
 	print_message("# psim plb, 4 flows sharing a link: %u of %u rounds congested, %u idle repaths due\n",
@@ -2814,15 +2820,10 @@ static void test_psim_plb_signal(void **state)
 	assert_true(cong * 4 >= rounds);
 	assert_true(idle_due > 0);
 
-	memset(&sm, 0, sizeof(sm));
-	sm.p = &p;
-	sm.n = 1;
-	sm.svc_ns = 120000;
-	sm.base_ns = 270000;
+	psim_on_bed(&sm, &p, 1);
 	sm.tick_ns = 4000000;
 	sm.dur_ns = 300000000;		/* 300 ms on the quiet path */
 	sm.measure_ns = ~0ULL;
-	sm.f[0].init_fx = 10 << DCC_FX_SHIFT;
 	psim_run_from(&sm, true);
 	sm.base_ns += 30000000;		/* then 30 ms of another's queue */
 	sm.measure_ns = sm.dur_ns + 100000000;
@@ -2861,17 +2862,11 @@ static void test_psim_rtt_fair(void **state)
 	for (r = 0; r < ARRAY_SIZE(tick); r++) {
 		double sum = 0, sum2 = 0, jain, util;
 
-		memset(&sm, 0, sizeof(sm));
-		sm.p = &p;
-		sm.n = 2;
-		sm.svc_ns = 120000;
-		sm.base_ns = 270000;
+		psim_on_bed(&sm, &p, 2);
 		sm.tick_ns = tick[r];
 		sm.f[1].extra_ns = 3 * sm.base_ns;
 		sm.dur_ns = 8000000000ULL;
 		sm.measure_ns = 4000000000ULL;
-		for (i = 0; i < sm.n; i++)
-			sm.f[i].init_fx = 10 << DCC_FX_SHIFT;
 		psim_run(&sm);
 		for (i = 0; i < sm.n; i++) {
 			sum += sm.f[i].acked;
@@ -2925,17 +2920,11 @@ static void test_psim_floor_delack(void **state)
 	for (k = 0; k < ARRAY_SIZE(cases); k++) {
 		double sum = 0, share;
 
-		memset(&sm, 0, sizeof(sm));
-		sm.p = &p;
-		sm.n = 4;
-		sm.svc_ns = 120000;
-		sm.base_ns = 270000;
+		psim_on_bed(&sm, &p, 4);
 		sm.tick_ns = cases[k].tick_ns;
 		sm.late_ns = cases[k].late_ns;
 		sm.dur_ns = 2000000000;		/* 2 s */
 		sm.measure_ns = 1000000000;	/* the last second */
-		for (i = 0; i < 3; i++)
-			sm.f[i].init_fx = 10 << DCC_FX_SHIFT;
 		sm.f[3].init_fx = FX_OF(cases[k].init);
 		sm.f[3].init_base_us = 390;
 		/* Its last samples were timer-held. */
@@ -2979,18 +2968,12 @@ static double psim_jitter(u64 jitter_ns, bool no_noise, double *jain,
 	double sum = 0, sum2 = 0;
 	unsigned int i;
 
-	memset(&sm, 0, sizeof(sm));
-	sm.p = &psim_jitter_params;
-	sm.n = 4;
-	sm.svc_ns = 120000;
-	sm.base_ns = 270000;
+	psim_on_bed(&sm, &psim_jitter_params, 4);
 	sm.jitter_ns = jitter_ns;
 	sm.no_noise = no_noise;
 	sm.rng.s = 0x25 + jitter_ns;
 	sm.dur_ns = 3000000000ULL;	/* 3 s */
 	sm.measure_ns = 1000000000;	/* the last 2 s */
-	for (i = 0; i < sm.n; i++)
-		sm.f[i].init_fx = 10 << DCC_FX_SHIFT;
 	psim_run(&sm);
 	*delay_us = 0;
 	for (i = 0; i < sm.n; i++) {
@@ -3021,18 +3004,12 @@ static double psim_noise_stops(bool no_raise, double *mean_us)
 	double sum = 0, dsum = 0, dn = 0;
 	unsigned int i;
 
-	memset(&sm, 0, sizeof(sm));
-	sm.p = &psim_jitter_params;
-	sm.n = 4;
-	sm.svc_ns = 120000;
-	sm.base_ns = 270000;
+	psim_on_bed(&sm, &psim_jitter_params, 4);
 	sm.jitter_ns = 500000;
 	sm.no_raise = no_raise;
 	sm.rng.s = 0x2500;
 	sm.dur_ns = 1000000000ULL;	/* 1 s of noise */
 	sm.measure_ns = ~0ULL;
-	for (i = 0; i < sm.n; i++)
-		sm.f[i].init_fx = 10 << DCC_FX_SHIFT;
 	psim_run_from(&sm, true);
 	sm.jitter_ns = 0;
 	sm.measure_ns = sm.dur_ns + 500000000ULL;
