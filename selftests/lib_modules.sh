@@ -90,7 +90,12 @@ set_params() {
 #                             (so one variant at a time: not for two
 #                             ccs that run side by side)
 # cc_use runs in command substitutions: the parameter to put back is kept
-# in a file.
+# in a file.  cc_base NAME prints the congestion control NAME is a
+# variant of (NAME without +plb and @PARAM=VALUE), e.g. to load it.
+cc_base() {
+	local cc=${1%+plb}
+	echo "${cc%%@*}"
+}
 CC_USE_UNDO=${CC_USE_UNDO:-/run/dcc-cc-use.undo}
 cc_use() {
 	local cc=${1%+plb} plb=0 var='' mod undo

@@ -52,17 +52,13 @@ for cc in $BENCH_STOCK; do
 done
 CCS="${CCS# } $BENCH_OURS"
 S12_CCS=$(echo "$S12_PAIRS" | tr ': ' '\n\n' | sort -u | tr '\n' ' ')
-# A name may carry +plb and @PARAM=VALUE (cc_use); the module is the rest.
-cc_base() {	# NAME
-	local cc=${1%+plb}
-	echo "${cc%%@*}"
-}
+# A name may carry +plb and @PARAM=VALUE (cc_use); cc_base is the rest.
 for cc in $CCS $S6_CCS $S7_CCS $S12_CCS; do
-	case $(cc_base "$cc") in
+	cc=$(cc_base "$cc")
+	case $cc in
 	swift | timely | timely-patched | hpcc) ;;
 	dcqcn) [ -d /sys/module/tcp_dcqcn ] || load_module tcp_dcqcn ;;
-	*) load_stock_cc "$(cc_base "$cc")" ||
-		say "cannot load tcp_$(cc_base "$cc")" ;;
+	*) load_stock_cc "$cc" || say "cannot load tcp_$cc" ;;
 	esac
 done
 # Every congestion control of the run may be a namespace's default (the
