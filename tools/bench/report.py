@@ -269,6 +269,8 @@ class Bench:
         self.raw = os.path.join(out, "raw")
         self.P = read_kv_file(os.path.join(out, "params.env"))
         self.G = read_kv_file(os.path.join(out, "guest.txt"))
+        self.shards = int(read_kv_file(os.path.join(out, "run.txt"),
+                                       sep=": ").get("shards", "1"))
         self.nruns = int(self.P.get("BENCH_RUNS", "1"))
         self.ccs = self.G.get("ccs", "").split()
         self.rate = float(self.P.get("BENCH_RATE", "100"))
@@ -336,11 +338,17 @@ class Bench:
                  "Started %s; tree %s; host %s; VM %s; guest kernel %s." % (
                      run.get("started", "?"), run.get("tree", "?"),
                      run.get("host", "?"), run.get("vm", "?"), g.get("kernel", "?"))]
+        shards = self.shards
         if "wall_secs" in run:
-            lines.append("Wall-clock time, build to report: %s s." % run["wall_secs"])
+            lines.append("Wall-clock time, build to report: %s s%s." % (
+                run["wall_secs"], "" if shards == 1 else
+                " (the longest of %d shards run side by side, "
+                "tools/bench/merge.py)" % shards))
         if "vm_secs" in g:
-            lines.append("VM time (guest uptime at the end, boot included): %s s."
-                         % g["vm_secs"])
+            lines.append("VM time (guest uptime at the end, boot included%s): "
+                         "%s s." % ("" if shards == 1 else
+                                    ", summed over the shards' boots",
+                                    g["vm_secs"]))
         secs = ["%s %s s" % (k[:-5], v) for k, v in
                 sorted(g.items(), key=lambda kv: int(kv[0][1:-5])
                        if re.match(r"s\d+_secs$", kv[0]) else 0)
@@ -350,7 +358,8 @@ class Bench:
         lines.append("Repeats: %d per measurement, interleaved across the "
                      "congestion controls; figures are medians with the range "
                      "(min-max) of the repeats in brackets." % self.nruns)
-        for m in ("tcp_swift", "tcp_timely", "tcp_plb", "tcp_dcqcn"):
+        for m in ("tcp_swift", "tcp_timely", "tcp_plb", "tcp_dcqcn",
+                  "tcp_hpcc"):
             if m in g:
                 lines.append("``%s`` parameters: ``%s``" % (m, g[m]))
         return lines
@@ -361,11 +370,14 @@ class Bench:
                "=" * len(title), title, "=" * len(title), "",
                "The latest ``make bench`` run (tools/bench/, settings in "
                "``tools/bench/params.sh``): our congestion controls against the "
-               "kernel's own, in one VM boot on one emulated network.  Ratios "
+               "kernel's own, in %s on one emulated network.  Ratios "
                "(\"x best stock\") divide a median by the best median among the "
                "stock congestion controls (cubic, dctcp, vegas, nv, cdg, bbr): "
                "highest goodput, lowest delay.  The issue's targets are "
-               "reported, not asserted.", "",
+               "reported, not asserted." % (
+                   "one VM boot" if self.shards == 1 else
+                   "%d VM boots side by side, each running some of the "
+                   "scenarios (tools/bench/merge.py)" % self.shards), "",
                "Test bed", "========", ""]
         for line in self.header_lines():
             out += [line, ""]
