@@ -262,8 +262,7 @@ topo_twopath() {
 	ip -n "$NS_SRV" route add default via 10.0.2.254
 	ip -n "$NS_SRV" -6 route add default via fd00:2::fe
 	ip -n "$NS_RTR" route add 10.0.2.0/24 via 10.0.10.2
-	ip -n "$NS_RTR" -6 route add fd00:2::/64 \
-		nexthop via fd00:a::2 dev pa0 nexthop via fd00:b::2 dev pb0
+	twopath_route6 ab
 	ip -n "$NS_R2" route add 10.0.1.0/24 via 10.0.10.1
 	ip -n "$NS_R2" -6 route add fd00:1::/64 via fd00:a::1 dev pa1
 	for ns in "$NS_RTR" "$NS_R2"; do
@@ -283,6 +282,18 @@ topo_twopath() {
 	done
 	in_r2 tc qdisc replace dev pa1 root netem delay "${delay}us" \
 		limit 100000
+}
+
+# twopath_route6 a|b|ab: RTR's route to SRV's IPv6 prefix over path A
+# only, path B only, or both (the multipath route topo_twopath sets).
+twopath_route6() {
+	case $1 in
+	a) in_rtr ip -6 route replace fd00:2::/64 via fd00:a::2 dev pa0 ;;
+	b) in_rtr ip -6 route replace fd00:2::/64 via fd00:b::2 dev pb0 ;;
+	ab) in_rtr ip -6 route replace fd00:2::/64 \
+		nexthop via fd00:a::2 dev pa0 nexthop via fd00:b::2 dev pb0 ;;
+	*) echo "twopath_route6: a, b or ab, not '$1'" >&2; return 1 ;;
+	esac
 }
 
 # path_bytes6 DEV: IPv6 bytes RTR has sent on DEV (pa0 or pb0) so far.

@@ -268,8 +268,22 @@ scenario_rpc() {
 }
 
 # --- 6: two paths, one congested, PLB on and off ------------------------
+# S6_CLIENTS RPC clients of cc $1 at once, each writing $2.cN; waits.
+s6_clients() {
+	local i pids=""
+
+	for i in $(seq "$S6_CLIENTS"); do
+		in_cli "$DCC_BIN/rpc" -c "$SRV_IP6" 7000 "$S6_RPCS" \
+			"$S6_RPC_BYTES" "$S6_RPC_GAP_US" "$1" \
+			"$S6_SECS" > "$2.c$i" 2>&1 &
+		pids="$pids $!"
+	done
+	# shellcheck disable=SC2086
+	wait $pids
+}
+
 scenario_plb() {
-	local r cc name comp srv a0 b0 i pids
+	local r cc name comp srv a0 b0 quiet
 	mkdir -p "$R/s6"
 	DUMBBELL=0
 	topo_twopath "$S6_RATE_B" "$BENCH_DELAY" "$S6_LIMIT"
@@ -279,6 +293,26 @@ scenario_plb() {
 	in_srv "$DCC_BIN/rpc" -s 7000 &
 	srv=$!
 	sleep 0.3
+	# The quiet path first: each cc's RPC clients (without PLB) all on
+	# path B, before the competitor starts: where PLB should bring them,
+	# the baseline of the target "p99 <= 2 x the quiet path's".  The
+	# clients load the path themselves (4 x 32 KB every 10 ms or so).
+	twopath_route6 b
+	quiet=""
+	for cc in $S6_CCS; do
+		case " $quiet " in
+		*" ${cc%+plb} "*) ;;
+		*) quiet="$quiet ${cc%+plb}" ;;
+		esac
+	done
+	for r in $(seq "$BENCH_RUNS"); do
+		for cc in $quiet; do
+			say "$(stamp) s6 $cc quiet run $r/$BENCH_RUNS"
+			s6_clients "$(bench_cc "$cc")" "$R/s6/quiet.$cc.$r"
+			sleep 0.5
+		done
+	done
+	twopath_route6 ab
 	in_cli iperf3 -4 -c "$SRV_IP4" -p 5201 -C cubic -t 3600 >/dev/null 2>&1 &
 	comp=$!
 	sleep 3
@@ -291,15 +325,7 @@ scenario_plb() {
 			name=$(bench_cc "$cc")
 			a0=$(path_bytes6 pa0)
 			b0=$(path_bytes6 pb0)
-			pids=""
-			for i in $(seq "$S6_CLIENTS"); do
-				in_cli "$DCC_BIN/rpc" -c "$SRV_IP6" 7000 "$S6_RPCS" \
-					"$S6_RPC_BYTES" "$S6_RPC_GAP_US" "$name" \
-					"$S6_SECS" > "$R/s6/$cc.$r.c$i" 2>&1 &
-				pids="$pids $!"
-			done
-			# shellcheck disable=SC2086
-			wait $pids
+			s6_clients "$name" "$R/s6/$cc.$r"
 			echo "bytes_a=$(($(path_bytes6 pa0) - a0)) bytes_b=$(($(path_bytes6 pb0) - b0))" \
 				> "$R/s6/$cc.$r.paths"
 			sleep 0.5
