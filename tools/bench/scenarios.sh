@@ -61,6 +61,22 @@ for cc in $CCS $S6_CCS $S7_CCS $S12_CCS; do
 	*) load_stock_cc "$cc" || say "cannot load tcp_$cc" ;;
 	esac
 done
+# A variant row (NAME@PARAM=VALUE) names a parameter its module has: said
+# here, before anything runs, rather than as a shell error mid-scenario.
+for cc in $CCS $S6_CCS $S7_CCS $S12_CCS; do
+	case $cc in
+	*@*=*) ;;
+	*) continue ;;
+	esac
+	m=${cc%%@*}
+	m=tcp_${m%-patched}
+	p=${cc#*@}
+	p=${p%%=*}
+	if [ ! -e "/sys/module/$m/parameters/$p" ]; then
+		say "$cc: $m has no parameter $p"
+		exit 1
+	fi
+done
 # Every congestion control of the run may be a namespace's default (the
 # receivers run it too): stock ones such as dctcp are restricted until the
 # administrator allows them, and so are ours.
