@@ -478,6 +478,63 @@ scenario_share() {
 	in_cli sysctl -qw net.ipv4.tcp_congestion_control="$cli_cc"
 }
 
+# --- 13: a parking lot (two routers, the second hop slower) -------------
+# Drops at both hops (RTR's paths A and B, R2's egress to SRV).
+parking_drops() {
+	{ in_rtr tc -s qdisc show dev pa0; in_rtr tc -s qdisc show dev pb0
+	  in_r2 tc -s qdisc show dev rs0; } | awk '{
+		for (i = 1; i < NF; i++) if ($i == "(dropped") d += $(i + 1) + 0
+	} END { print d + 0 }'
+}
+
+scenario_parking() {
+	local r cc name d0 d1 t0 t1 ev
+	mkdir -p "$R/s13"
+	DUMBBELL=0
+	topo_twopath "$BENCH_RATE" "$BENCH_DELAY" "$S13_LIMIT"
+	in_r2 tc qdisc replace dev rs0 root handle 1: htb default 1
+	in_r2 tc class replace dev rs0 parent 1: classid 1:1 htb \
+		rate "${S13_RATE2}mbit" ceil "${S13_RATE2}mbit" burst 30k cburst 30k
+	in_r2 tc qdisc replace dev rs0 parent 1:1 handle 10: pfifo \
+		limit "$S13_LIMIT"
+	topo_ioam "$NS_RTR" 1 "$BENCH_RATE" rc0
+	topo_ioam "$NS_R2" 2 "$S13_RATE2" pa1 pb1
+	iperf_server 5201
+	ping_rtts 100 0.01 2 > "$R/s13/idle.rtt"
+	d0=$(parking_drops)
+	for r in $(seq "$BENCH_RUNS"); do
+		for cc in $CCS; do
+			say "$(stamp) s13 $cc run $r/$BENCH_RUNS"
+			name=$(bench_cc "$cc")
+			read -r t0 _ <<< "$(_rto_retrans)"
+			bulk_run "$name" "$S13_SECS" "$S13_FLOWS" "$R/s13/$cc.$r" \
+				"$BENCH_PROBE_HZ" "$S13_WARM"
+			read -r t1 _ <<< "$(_rto_retrans)"
+			d1=$(parking_drops)
+			echo "drops=$((d1 - d0)) rtos=$((t1 - t0))" > "$R/s13/$cc.$r.q"
+			d0=$d1
+			sleep 0.3
+		done
+	done
+	# Which hop hpcc's window follows: its tracepoint over a run of its
+	# own (not one of the measured runs: tracing costs the sender
+	# instructions, that is virtual time).
+	ev=$TRACEFS/events/tcp_hpcc/hpcc_update
+	case " $CCS " in
+	*" hpcc "*)
+		if trace_start "$ev"; then
+			name=$(bench_cc hpcc)
+			bulk_run "$name" 2 "$S13_FLOWS" "$R/s13/traced" \
+				"$BENCH_PROBE_HZ" 1
+			echo 0 > "$ev/enable"
+			grep -o "hops=[0-9]* hop=[0-9]*" "$TRACEFS/trace" |
+				sort | uniq -c > "$R/s13/hpcc.hops"
+			echo > "$TRACEFS/trace"
+		fi ;;
+	esac
+	topo_cleanup
+}
+
 # BENCH_SCENARIOS: numbers here (params.sh turns names into numbers).
 for s in $BENCH_SCENARIOS; do
 	t0=$(date +%s)
@@ -495,6 +552,7 @@ for s in $BENCH_SCENARIOS; do
 	10) scenario_bulk s10 "$S10_LIMIT" fifo 0 "$S10_FLOWS" "$S10_SECS" "$S10_WARM" ;;
 	11) scenario_incast s11 "$S11_LIMIT" red "$S11_RED_KB" "$S11_ROUNDS" ;;
 	12) scenario_share ;;
+	13) scenario_parking ;;
 	*) say "no scenario $s"; continue ;;
 	esac
 	cp -R "$R/." "$R_OUT/" || say "cannot copy scenario $s's raw results"
