@@ -5,7 +5,8 @@
 # on the smoke run): two shards made from RUN (its scenario 1, and the same
 # measurements filed as scenario 2, whose raw data have the same form)
 # merge into tables equal to RUN's own; a shard overlapping another, or
-# built from another tree, is refused.
+# built from another tree (unless --mixed-trees, and then not with other
+# modules), is refused.
 #   tools/bench/merge-test.sh RUN
 set -euo pipefail
 run=${1:?usage: tools/bench/merge-test.sh RUN (a bench run of scenario 1)}
@@ -36,4 +37,11 @@ if "$here/merge.py" "$t/y" "$t/a" "$t/b" 2>"$t/err"; then
 	fail "shards of two trees merged"
 fi
 grep -q "differ in run.txt tree" "$t/err" || fail "tree: $(cat "$t/err")"
+"$here/merge.py" --mixed-trees "$t/z" "$t/a" "$t/b" >/dev/null
+grep -q "^tree: .*(scenarios 1), 0000000 (scenarios 2)$" "$t/z/run.txt" ||
+	fail "--mixed-trees: $(grep '^tree' "$t/z/run.txt")"
+sed -i 's/^module: tcp_swift.ko .*/module: tcp_swift.ko 0/' "$t/b/run.txt"
+if "$here/merge.py" --mixed-trees "$t/w" "$t/a" "$t/b" 2>"$t/err"; then
+	fail "shards of two builds of a module merged"
+fi
 echo "merge-test: ok"

@@ -11,7 +11,9 @@ instructions (virtual time), so the figures do not depend on how many
 shards share the host.  The shards must not overlap in scenarios and must
 agree on everything else (tree, module build ids, guest kernel, clock,
 every module's parameters, every bench setting but BENCH_SCENARIOS): the
-merge refuses otherwise and says which.  OUT gets the union of the raw
+merge refuses otherwise and says which.  --mixed-trees lets the trees
+differ when the modules do not (a scenario added to the bench, run on a
+newer tree as a shard of its own); run.txt names each tree's scenarios.  OUT gets the union of the raw
 measurements, one params.env, guest.txt and run.txt (recording the
 shards), and the report is rebuilt from them (tools/bench/report.py).
 """
@@ -50,9 +52,20 @@ def scen_key(k):
     return re.match(r"s\d+[a-z]*_", k) is not None
 
 
+def own_setting(k, p):
+    """True for a scenario's setting (S13_RATE2) of a scenario the shard
+    with params p ran."""
+    m = re.match(r"S(\d+)_", k)
+    return m is not None and m.group(1) in p.get("BENCH_SCENARIOS", "").split()
+
+
 def main(argv):
+    mixed = bool(argv) and argv[0] == "--mixed-trees"
+    if mixed:
+        argv = argv[1:]
     if len(argv) < 3:
-        die("usage: tools/bench/merge.py OUT SHARD_DIR SHARD_DIR...")
+        die("usage: tools/bench/merge.py [--mixed-trees] OUT SHARD_DIR "
+            "SHARD_DIR...")
     out, shards = argv[0], argv[1:]
     if os.path.exists(out):
         die("%s exists: give a new directory" % out)
@@ -72,12 +85,18 @@ def main(argv):
             for k in sorted(keys):
                 if k == "BENCH_SCENARIOS" or k == "vm_secs" or scen_key(k):
                     continue
+                # A newer tree's scenario has settings the older lacks.
+                if (k not in a and own_setting(k, P[i])) or \
+                   (k not in b and own_setting(k, P[0])):
+                    continue
                 if a.get(k) != b.get(k):
                     die("%s and %s differ in %s %s: %r vs %r" %
                         (shards[0], shards[i], name, k, a.get(k), b.get(k)))
         for k in ("tree", "vm"):
-            if R[0].get(k) != R[i].get(k):
-                die("%s and %s differ in run.txt %s" % (shards[0], shards[i], k))
+            if R[0].get(k) != R[i].get(k) and not (k == "tree" and mixed):
+                die("%s and %s differ in run.txt %s%s" % (
+                    shards[0], shards[i], k, " (--mixed-trees allows it when "
+                    "the modules are the same)" if k == "tree" else ""))
         m0 = [l for l in read_lines(os.path.join(shards[0], "run.txt"))
               if l.startswith("module: ")]
         mi = [l for l in read_lines(os.path.join(shards[i], "run.txt"))
@@ -109,6 +128,11 @@ def main(argv):
             if line.startswith("BENCH_SCENARIOS="):
                 line = 'BENCH_SCENARIOS="%s"' % " ".join(scen)
             f.write(line + "\n")
+        for d, p in zip(shards[1:], P[1:]):
+            for line in read_lines(os.path.join(d, "params.env")):
+                k = line.split("=", 1)[0]
+                if k not in P[0] and own_setting(k, p):
+                    f.write(line + "\n")
 
     with open(os.path.join(out, "guest.txt"), "w") as f:
         for line in read_lines(os.path.join(shards[0], "guest.txt")):
@@ -130,8 +154,22 @@ def main(argv):
         f.write("command: %s\n" % " ; ".join(
             "%s (%s)" % (r.get("command", "make bench"), d)
             for d, r in zip(shards, R)))
-        for k in ("started", "tree", "host", "vm"):
+        trees = []
+        for r, p in zip(R, P):
+            t = r.get("tree", "?")
+            if t not in [x for x, _ in trees]:
+                trees.append((t, []))
+            dict(trees)[t].extend(p.get("BENCH_SCENARIOS", "").split())
+        for k in ("started", "host", "vm"):
             f.write("%s: %s\n" % (k, min(r.get(k, "?") for r in R)))
+        if len(trees) == 1:
+            f.write("tree: %s\n" % trees[0][0])
+        else:
+            # The same modules (checked above): the trees differ in the
+            # bench's own scripts.
+            f.write("tree: %s\n" % ", ".join(
+                "%s (scenarios %s)" % (t, " ".join(sorted(sc, key=int)))
+                for t, sc in trees))
         f.write("shards: %d\n" % len(shards))
         for line in read_lines(os.path.join(shards[0], "run.txt")):
             if line.startswith("module: "):
