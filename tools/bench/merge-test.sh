@@ -38,7 +38,7 @@ if "$here/merge.py" "$t/y" "$t/a" "$t/b" 2>"$t/err"; then
 fi
 grep -q "differ in run.txt tree" "$t/err" || fail "tree: $(cat "$t/err")"
 "$here/merge.py" --mixed-trees "$t/z" "$t/a" "$t/b" >/dev/null
-grep -q "^tree: .*(scenarios 1), 0000000 (scenarios 2)$" "$t/z/run.txt" ||
+grep -q "^tree: .*(scenario 1), 0000000 (scenario 2)$" "$t/z/run.txt" ||
 	fail "--mixed-trees: $(grep '^tree' "$t/z/run.txt")"
 sed -i 's/^module: tcp_swift.ko .*/module: tcp_swift.ko 0/' "$t/b/run.txt"
 if "$here/merge.py" --mixed-trees "$t/w" "$t/a" "$t/b" 2>"$t/err"; then

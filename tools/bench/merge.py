@@ -152,7 +152,8 @@ def main(argv):
     walls = [int(r["wall_secs"]) for r in R if "wall_secs" in r]
     with open(os.path.join(out, "run.txt"), "w") as f:
         f.write("command: %s\n" % " ; ".join(
-            "%s (%s)" % (r.get("command", "make bench"), d)
+            "%s (%s)" % (r.get("command", "make bench"), os.path.basename(
+                os.path.normpath(d)))
             for d, r in zip(shards, R)))
         trees = []
         for r, p in zip(R, P):
@@ -168,7 +169,8 @@ def main(argv):
             # The same modules (checked above): the trees differ in the
             # bench's own scripts.
             f.write("tree: %s\n" % ", ".join(
-                "%s (scenarios %s)" % (t, " ".join(sorted(sc, key=int)))
+                "%s (scenario%s %s)" % (t, "s" if len(sc) > 1 else "",
+                                         " ".join(sorted(sc, key=int)))
                 for t, sc in trees))
         f.write("shards: %d\n" % len(shards))
         for line in read_lines(os.path.join(shards[0], "run.txt")):
