@@ -637,10 +637,11 @@ static inline void timely_calibrate(struct timely_state *s,
 	rtt_us = dcc_clamp_u32(rtt_us, 1, TIMELY_RTT_LIMIT_US);
 	if (s->flags & TIMELY_F_PREV_VALID) {
 		u32 prev = dcc_min_u32(s->prev_rtt_us, TIMELY_RTT_LIMIT_US);
+		u64 mag = timely_abs64(s->rtt_diff_fx) >> DCC_FX_SHIFT;
 		s64 chg = timely_clamp_chg((s64)rtt_us - prev);
-		s64 last = timely_clamp_chg(timely_signed64(
-				timely_abs64(s->rtt_diff_fx) >> DCC_FX_SHIFT,
-				s->rtt_diff_fx < 0));
+		/* The previous changes: the gradient's EWMA, in us. */
+		s64 last = timely_clamp_chg(timely_signed64(mag,
+							    s->rtt_diff_fx < 0));
 		/* |chg * last| < 2^30. */
 		s64 x = -chg * last, v = s->noise_var;
 
