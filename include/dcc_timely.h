@@ -541,9 +541,18 @@ timely_on_completion(struct timely_state *s, const struct timely_params *p,
  *    queue (beside a loss-based flow, or on the congested one of two
  *    paths) would take the queue for its base, and its thresholds,
  *    counted from it, would never see the queue it sits in;
- *  - noise n: mean |change| of the engine RTT between completions
- *    (EWMA, gain 1/8), i.e. how much the RTT moves without a queue
- *    changing;
+ *  - noise n: what moves the engine RTT from one completion to the
+ *    next without a queue building or draining.  Independent noise e
+ *    gives changes x(k) that undo each other, -x(k) x(k-1) = var(e) on
+ *    average, while a queue that builds or drains over several
+ *    completions gives changes of one sign (products >= 0).  So the
+ *    variance is an EWMA (gain 1/8, floored at 0) of -x(k) times the
+ *    gradient's EWMA of the changes before it, in us^2, and n is 7/6 of
+ *    its square root: 2 J / 3 for noise uniform in +-J, the mean change
+ *    such noise gives.  The mean |change| itself (used before) grew with
+ *    the queue's own swings between completions 5 ms apart (200 us on
+ *    the test bed): the dead band hid a 7 % excess of the link, and
+ *    T_high rose to 2 ms;
  *  - floor f = b + 2 n, where a quiet path's RTTs lie; then
  *    T_low = max(t_low_us, 1.5 f), T_high = max(t_high_us, 3 f), and a
  *    gradient dead band of 2 n;
@@ -557,7 +566,15 @@ timely_on_completion(struct timely_state *s, const struct timely_params *p,
  *    many RTTs apart (16 KB at 25 Mbit/s: 5.2 ms, 19 base RTTs on the
  *    test bed) read a queue of one or two packets building over 5 ms as
  *    g = 0.5 and cut its rate by b g = 40 %; all flows see it at once,
- *    and the link idled while they grew back by delta.
+ *    and the link idled while they grew back by delta;
+ *  - the cut above T_high takes b (rtt - T_high) / max(rtt, min_rtt):
+ *    the excess queue over the same time base (the paper's where
+ *    completions are less than an RTT apart).  The paper's b (1 -
+ *    T_high / rtt), taken at each of the flows' completions while the
+ *    queue drained, left the total at 75-80 % of the link;
+ *  - below T_low the increase is hyperactive too (N delta after
+ *    hai_thresh completions in a row with g <= 0): there is no queue,
+ *    and growing back by delta took 100-200 ms on the bed.
  *
  * On a fabric (b ~ 10 us, little noise, 16 KB in 13 us at 10 Gbit/s)
  * every max() picks the paper's value; on a slower or noisier path the
