@@ -67,6 +67,7 @@ TimelyParams(uint32_t variant)
     p.min_rate_bytes_ps = (u64)TIMELY_DEF_min_rate_kbps * 1000 / 8;
     p.calibrate = TIMELY_DEF_calibrate;
     p.base_win_us = TIMELY_DEF_base_win_ms * 1000U;
+    p.segment_bytes = TIMELY_DEF_segment_bytes;
     p.lr.cap_bytes_ps = p.max_rate_bytes_ps;
     p.lr.init_bytes_ps = p.max_rate_bytes_ps;
     p.lr.floor_bytes_ps = p.min_rate_bytes_ps;
