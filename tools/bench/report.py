@@ -1085,6 +1085,13 @@ def s4_metrics(rate, flows, binw, settle, conv_j):
     changes = sorted(set([s0 for s0, e in span if s0 > 0] +
                          [e for s0, e in span if e < end - 1e-9]))
     jains, convs = [], []
+
+    def whole(act, i):
+        """Bin i is a whole bin of every flow in act: a flow's first and
+        last bins hold only part of its life (it started or stopped in
+        them), and their bytes over the full bin read as a slow flow."""
+        return all(flows[k][0] < i < flows[k][1] for k in act)
+
     for ci, c in enumerate(changes):
         nxt = changes[ci + 1] if ci + 1 < len(changes) else end
         act = [k for k, (s0, e) in enumerate(span)
@@ -1093,15 +1100,18 @@ def s4_metrics(rate, flows, binw, settle, conv_j):
             continue
         lo = int(round((c + settle) / binw))
         hi = int(round(nxt / binw))
-        if hi > lo:
-            means = [sum(rates[k][i] for i in range(lo, hi)) / (hi - lo)
-                     for k in act]
+        bins = [i for i in range(lo, hi) if whole(act, i)]
+        if bins:
+            means = [sum(rates[k][i] for i in bins) / len(bins) for k in act]
             jains.append(jain(means))
         first = int(round(c / binw))
-        per = [jain([rates[k][i] for k in act]) for i in range(first, hi)]
+        per = [jain([rates[k][i] for k in act]) if whole(act, i) else None
+               for i in range(first, hi)]
         conv = nxt - c
         for i in range(len(per)):
-            if all(not isnan(x) and x >= conv_j for x in per[i:]):
+            if per[i] is not None and all(
+                    x is None or (not isnan(x) and x >= conv_j)
+                    for x in per[i:]):
                 conv = i * binw
                 break
         convs.append(conv)
@@ -1152,7 +1162,9 @@ class Fairness(Scenario):
             "taken where the receivers saw them).  Jain's index over the flows' "
             "mean goodputs from %g s after each change to the next; converged = "
             "from the first %g s interval after which every interval's index "
-            "stays >= %g until the next change (the full gap when never)." % (
+            "stays >= %g until the next change (the full gap when never).  "
+            "A flow's first and last intervals (it started or stopped within "
+            "them) are left out of both." % (
                 fmt(rep.rate, 0), rep.p("S4_LIMIT"), sched, settle, binw, conv_j))
         for cc, jmin, conv in (("swift", 0.99, 0.5), ("timely-patched", 0.98, 1.0),
                                ("dcqcn", 0.95, 1.0), ("hpcc", 0.99, binw)):
