@@ -44,63 +44,6 @@ kernel_rehash() {
 		$(nstat_get "$NS_CLI" TcpExtTcpDuplicateDataRehash)))
 }
 
-# paths_start TAG PORT: capture the IPv6 data packets to PORT that RTR
-# sends on path A and on path B (headers only), until paths_stop.
-paths_start() {
-	in_rtr tcpdump -i pa0 -n -s 100 -w "$tmp/$1.a.pcap" \
-		"ip6 and tcp dst port $2" 2>/dev/null &
-	echo $! > "$tmp/$1.apid"
-	in_rtr tcpdump -i pb0 -n -s 100 -w "$tmp/$1.b.pcap" \
-		"ip6 and tcp dst port $2" 2>/dev/null &
-	echo $! > "$tmp/$1.bpid"
-	sleep 1
-}
-
-paths_stop() {
-	sleep 0.5
-	kill "$(cat "$tmp/$1.apid")" "$(cat "$tmp/$1.bpid")" 2>/dev/null
-	wait "$(cat "$tmp/$1.apid")" "$(cat "$tmp/$1.bpid")" 2>/dev/null
-}
-
-# paths_per_flow TAG: one line per connection (client port): "SPORT
-# PATH MBPS FIRST", PATH the path that carried most of its data packets
-# in its last END_SECS seconds (A or B), MBPS its goodput from its first
-# to its last data packet on either path, FIRST the path of its first.
-# Sets ON_A (connections that ended on A so judged), FIRST_A (... whose
-# first packet went over A) and PER_FLOW (the goodputs, in Mbit/s).  Not
-# the path of the last packet alone: a connection on the quiet path may
-# try the congested one at its very end and leave it again within a few
-# rounds; one that stays on A sends its last seconds there.
-END_SECS=2
-paths_per_flow() {
-	local t
-	for t in a b; do
-		tcpdump -tt -n -r "$tmp/$1.$t.pcap" 2>/dev/null |
-			awk -v p="${t^^}" '{
-				n = split($3, a, "."); port = a[n]
-				len = 0
-				for (i = 1; i < NF; i++)
-					if ($i == "length") len = $(i + 1) + 0
-				if (len > 0) print $1, port, p, len }'
-	done | sort -n > "$tmp/$1.pkts"
-	awk -v end=$END_SECS '
-		NR == FNR { if (!($2 in t0)) { t0[$2] = $1; first[$2] = $3 }
-			    t1[$2] = $1; b[$2] += $4; next }
-		$1 >= t1[$2] - end { n[$2]++; if ($3 == "A") na[$2]++ }
-		END { for (p in t0) {
-			if (b[p] < 10000) continue	# iperf3 control
-			d = t1[p] - t0[p]
-			printf "%s %s %.2f %s\n", p, (na[p] * 2 > n[p] ? "A" : "B"),
-			       (d > 0 ? b[p] * 8 / 1e6 / d : 0), first[p] } }' \
-		"$tmp/$1.pkts" "$tmp/$1.pkts" | sort -n > "$tmp/$1.flows"
-	ON_A=$(awk '$2 == "A"' "$tmp/$1.flows" | wc -l)
-	FIRST_A=$(awk '$4 == "A"' "$tmp/$1.flows" | wc -l)
-	PER_FLOW=$(awk '{ printf "%s%s", (NR > 1 ? " " : ""), $3 }' "$tmp/$1.flows")
-	log "$1: per connection (port, path of its last ${END_SECS} s, Mbit/s):" \
-		"$(awk '{ printf " %s:%s:%s", $1, $2, $3 }' "$tmp/$1.flows")"
-	log "$1: $FIRST_A of $(wc -l < "$tmp/$1.flows") connections started on the congested path A, $ON_A ended on it"
-}
-
 # rpc_phase CC TAG: N_RPC RPC clients over IPv6 with a capture; sets
 # B_SHARE, LABEL_CHANGES, CONNS, and logs completion times.
 rpc_phase() {

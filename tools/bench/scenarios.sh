@@ -268,8 +268,22 @@ scenario_rpc() {
 }
 
 # --- 6: two paths, one congested, PLB on and off ------------------------
+# s6_counts: the client namespace's PLB counters and TCP's own timeout
+# rehashes and loss probes, "Name value" a line.
+s6_counts() {
+	local c
+	for c in PlbRounds PlbCongestedRounds PlbRepathIdle PlbRepathForced \
+		 PlbRepathPaused PlbRtoPause; do
+		echo "$c $(mod_stat "$NS_CLI" tcp_plb_stat "$c")"
+	done
+	for c in TcpExtTcpTimeoutRehash TcpExtTCPTimeouts TcpExtTCPLossProbes; do
+		echo "$c $(nstat_get "$NS_CLI" "$c")"
+	done
+}
+
 scenario_plb() {
 	local r cc name comp srv a0 b0 i pids
+	local PATHS_DIR=$R/s6 PATHS_END_SECS=1
 	mkdir -p "$R/s6"
 	DUMBBELL=0
 	topo_twopath "$S6_RATE_B" "$BENCH_DELAY" "$S6_LIMIT"
@@ -291,6 +305,9 @@ scenario_plb() {
 			name=$(bench_cc "$cc")
 			a0=$(path_bytes6 pa0)
 			b0=$(path_bytes6 pb0)
+			s6_counts > "$R/s6/$cc.$r.count0"
+			paths_start "$cc.$r" 7000
+			trace_start "$TRACEFS/events/tcp_plb/plb_repath"
 			pids=""
 			for i in $(seq "$S6_CLIENTS"); do
 				in_cli "$DCC_BIN/rpc" -c "$SRV_IP6" 7000 "$S6_RPCS" \
@@ -302,6 +319,16 @@ scenario_plb() {
 			wait $pids
 			echo "bytes_a=$(($(path_bytes6 pa0) - a0)) bytes_b=$(($(path_bytes6 pb0) - b0))" \
 				> "$R/s6/$cc.$r.paths"
+			# A client stopped by its time bound leaves its
+			# connection sending on as an orphan: end it before
+			# the next cc runs.
+			in_cli ss -K dst "[$SRV_IP6]" dport = :7000 >/dev/null 2>&1
+			s6_counts > "$R/s6/$cc.$r.count1"
+			[ -r "$TRACEFS/trace" ] &&
+				grep plb_repath "$TRACEFS/trace" > "$R/s6/$cc.$r.trace"
+			paths_stop "$cc.$r"
+			paths_per_flow "$cc.$r" > /dev/null
+			rm -f "$R/s6/$cc.$r".*.pcap
 			sleep 0.5
 		done
 	done
