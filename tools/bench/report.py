@@ -1118,7 +1118,8 @@ def plb_run_extra(pre):
                    for ln in open(pre + x) if len(ln.split()) == 2}
                   for x in (".count0", ".count1"))
         m["repaths"] = sum(c1[k] - c0[k] for k in
-                           ("PlbRepathIdle", "PlbRepathForced")
+                           ("PlbRepathIdle", "PlbRepathForced",
+                            "PlbRepathLong")
                            if k in c0 and k in c1 and c0[k] >= 0)
         k = "TcpExtTcpTimeoutRehash"
         if k in c0 and k in c1:
@@ -1206,7 +1207,7 @@ class Plb(Scenario):
             "Per connection (lib_topo.sh paths_per_flow, captures on the router's "
             "two egresses): the path of its first data packet, and the path that "
             "carried most of its data packets in its last second.  Repaths: PLB's "
-            "idle and forced ones (/proc/net/tcp_plb_stat); TCP's own rehash on "
+            "idle, forced and long ones (/proc/net/tcp_plb_stat); TCP's own rehash on "
             "a retransmit timeout (TcpExtTcpTimeoutRehash), counted apart.")
         t.notes.append(
             "Target (issue 16), +plb rows: every RPC completes (%d) in every run, "

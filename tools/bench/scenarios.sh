@@ -273,7 +273,7 @@ scenario_rpc() {
 s6_counts() {
 	local c
 	for c in PlbRounds PlbCongestedRounds PlbRepathIdle PlbRepathForced \
-		 PlbRepathPaused PlbRtoPause; do
+		 PlbRepathLong PlbRepathPaused PlbRtoPause; do
 		echo "$c $(mod_stat "$NS_CLI" tcp_plb_stat "$c")"
 	done
 	for c in TcpExtTcpTimeoutRehash TcpExtTCPTimeouts TcpExtTCPLossProbes; do
