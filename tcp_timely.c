@@ -433,6 +433,7 @@ static void timely_cong_control(DCC_CONG_CONTROL_ARGS)
 	};
 	u32 acked, seg = READ_ONCE(segment_bytes), rtt, n, k, floor;
 	bool plb_sample = false, plb_above = false;
+	u32 plb_rtt = 0;
 	const struct timely_params *g;
 	struct timely_params e;
 	struct dcc_ts_split sp;
@@ -493,6 +494,7 @@ static void timely_cong_control(DCC_CONG_CONTROL_ARGS)
 	 */
 	plb_sample = true;
 	plb_above = rtt > e.t_high_us;
+	plb_rtt = rtt;
 	if (READ_ONCE(rtt_min_filter) && ca->s.seg_min_rtt_us)
 		rtt = min_t(u32, rtt, ca->s.seg_min_rtt_us);
 	ca->s.seg_min_rtt_us = min_t(u32, rtt, TIMELY_SEG_MIN_MAX_US);
@@ -507,7 +509,9 @@ static void timely_cong_control(DCC_CONG_CONTROL_ARGS)
 	timely_effective(g, &ca->s, &e);
 apply:
 	rcu_read_unlock();
-	dcc_plb_link_ack(sk, &ca->plb, rs, plb_sample, plb_above);
+	/* PLB measures rounds against T_high, the line it judges by. */
+	dcc_plb_link_ack(sk, &ca->plb, rs, plb_sample, plb_above, plb_rtt,
+			 e.t_high_us);
 	timely_apply(sk, &e, rs);
 }
 

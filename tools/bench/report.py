@@ -1242,6 +1242,33 @@ class Rpc(Scenario):
 
 # 6: two paths, one congested, PLB on and off -------------------------------
 
+def plb_run_extra(pre):
+    """Scenario 6, one cc's run: connections that started and ended on
+    path A (PRE.flows, "PORT END_PATH MBPS FIRST_PATH"), PLB repaths and
+    TCP's timeout rehashes (PRE.count0 / PRE.count1, "Name value")."""
+    m = {}
+    try:
+        fl = [ln.split() for ln in open(pre + ".flows") if ln.strip()]
+        m["first_a"] = float(sum(1 for f in fl if f[3] == "A"))
+        m["left_a"] = float(sum(1 for f in fl if f[1] == "A"))
+    except (OSError, IndexError):
+        pass
+    try:
+        c0, c1 = ({ln.split()[0]: float(ln.split()[1])
+                   for ln in open(pre + x) if len(ln.split()) == 2}
+                  for x in (".count0", ".count1"))
+        m["repaths"] = sum(c1[k] - c0[k] for k in
+                           ("PlbRepathIdle", "PlbRepathForced",
+                            "PlbRepathLong")
+                           if k in c0 and k in c1 and c0[k] >= 0)
+        k = "TcpExtTcpTimeoutRehash"
+        if k in c0 and k in c1:
+            m["rto_rehash"] = c1[k] - c0[k]
+    except (OSError, KeyError, ValueError):
+        pass
+    return m
+
+
 class Plb(Scenario):
     """On-off RPC clients on a two-path IPv6 fabric, one path congested,
     with and without PLB (rows: S6_CCS)."""
@@ -1293,13 +1320,18 @@ class Plb(Scenario):
                 dur = max([float(c["total_ms"]) for c in cl] or [NAN])
                 m["mbps_a"] = a * 8 / 1e3 / dur if dur else NAN
                 m["mbps_b"] = b * 8 / 1e3 / dur if dur else NAN
+                m.update(plb_run_extra(pre))
                 runs[cc].append(m)
         cols = [Col("bshare", "IPv6 bytes on path B %", 0, "high", True),
                 Col("mbps_a", "path A Mbit/s", 1), Col("mbps_b", "path B Mbit/s", 1),
                 Col("p50", "RPC p50 ms (median client)", 1, "low", True),
                 Col("p99", "RPC p99 ms (worst client)", 1, "low", True),
                 Col("quiet", "quiet path RPC p99 ms (worst client, no PLB)", 1),
-                Col("done", "RPCs completed", 0, "high")]
+                Col("done", "RPCs completed", 0, "high"),
+                Col("first_a", "connections starting on A", 0),
+                Col("left_a", "connections ending on A", 0, "low"),
+                Col("repaths", "PLB repaths", 0),
+                Col("rto_rehash", "TCP timeout rehashes", 0)]
         t = Table("s6", self.title(rep), ccs, runs, cols)
         paths = ""
         try:
@@ -1332,6 +1364,12 @@ class Plb(Scenario):
                  "p99 %.1f ms vs 2 x the quiet path's %.1f" % (p99, q99)),
                 (p99 < c99, "p99 %.1f ms vs cubic's %.1f" % (p99, c99)),
                 (p99 < off, "p99 %.1f ms vs PLB off %.1f" % (p99, off))])
+        t.notes.append(
+            "Per connection (lib_topo.sh paths_per_flow, captures on the router's "
+            "two egresses): the path of its first data packet, and the path that "
+            "carried most of its data packets in its last second.  Repaths: PLB's "
+            "idle, forced and long ones (/proc/net/tcp_plb_stat); TCP's own rehash on "
+            "a retransmit timeout (TcpExtTcpTimeoutRehash), counted apart.")
         t.notes.append(
             "Target (issue 16), +plb rows: every RPC completes (%d) in every run, "
             "worst-client RPC p99 at most 2 x the quiet path's (the same "

@@ -298,8 +298,23 @@ s6_clients() {
 	wait $pids
 }
 
+# s6_counts: the client namespace's PLB counters and TCP's own timeout
+# rehashes and loss probes, "Name value" a line.
+s6_counts() {
+	local c
+	for c in PlbRounds PlbCongestedRounds PlbRepathIdle PlbRepathForced \
+		 PlbRepathLong PlbRepathPaused PlbRtoPause; do
+		echo "$c $(mod_stat "$NS_CLI" tcp_plb_stat "$c")"
+	done
+	for c in TcpExtTcpTimeoutRehash TcpExtTCPTimeouts TcpExtTCPLossProbes; do
+		echo "$c $(nstat_get "$NS_CLI" "$c")"
+	done
+}
+
 scenario_plb() {
 	local r cc name comp srv a0 b0 quiet
+	# shellcheck disable=SC2034 # read by paths_start/paths_stop (lib_topo.sh)
+	local PATHS_DIR=$R/s6 PATHS_END_SECS=1
 	mkdir -p "$R/s6"
 	DUMBBELL=0
 	topo_twopath "$S6_RATE_B" "$BENCH_DELAY" "$S6_LIMIT"
@@ -325,6 +340,7 @@ scenario_plb() {
 		for cc in $quiet; do
 			say "$(stamp) s6 $cc quiet run $r/$BENCH_RUNS"
 			s6_clients "$(bench_cc "$cc")" "$R/s6/quiet.$cc.$r"
+			in_cli ss -K dst "[$SRV_IP6]" dport = :7000 >/dev/null 2>&1
 			sleep 0.5
 		done
 	done
@@ -341,9 +357,22 @@ scenario_plb() {
 			name=$(bench_cc "$cc")
 			a0=$(path_bytes6 pa0)
 			b0=$(path_bytes6 pb0)
+			s6_counts > "$R/s6/$cc.$r.count0"
+			paths_start "$cc.$r" 7000
+			trace_start "$TRACEFS/events/tcp_plb/plb_repath"
 			s6_clients "$name" "$R/s6/$cc.$r"
 			echo "bytes_a=$(($(path_bytes6 pa0) - a0)) bytes_b=$(($(path_bytes6 pb0) - b0))" \
 				> "$R/s6/$cc.$r.paths"
+			# A client stopped by its time bound leaves its
+			# connection sending on as an orphan: end it before
+			# the next cc runs.
+			in_cli ss -K dst "[$SRV_IP6]" dport = :7000 >/dev/null 2>&1
+			s6_counts > "$R/s6/$cc.$r.count1"
+			[ -r "$TRACEFS/trace" ] &&
+				grep plb_repath "$TRACEFS/trace" > "$R/s6/$cc.$r.trace"
+			paths_stop "$cc.$r"
+			paths_per_flow "$cc.$r" > /dev/null
+			rm -f "$R/s6/$cc.$r".*.pcap
 			sleep 0.5
 		done
 	done
