@@ -666,6 +666,13 @@ class Scenario:
         # ecn: through the RED queue; targets(rep, table, ...) judges rows
         self.ecn, self.targets = ecn, targets
 
+    def queue(self, rep):
+        """The bottleneck's queue, from the SN_LIMIT / SN_RED_KB settings."""
+        if not self.ecn:
+            return "drop-tail FIFO of %s packets" % rep.p(self.key + "_LIMIT")
+        return "RED queue marking ECN from %s KB (a step, %s packets of buffer)" % (
+            rep.p(self.key + "_RED_KB"), rep.p(self.key + "_LIMIT"))
+
     def title(self, rep, sub=""):
         what = self.what(rep) if callable(self.what) else self.what
         return "Scenario %d%s (%s): %s" % (self.num, sub, self.name, what)
@@ -849,11 +856,7 @@ class Bulk(Scenario):
         return (
             "Network: %s Mbit/s bottleneck (htb), %s, %s us netem delay on the "
             "ACK path; %s flows for %s s per run; idle RTT p50 (base) %s us." % (
-                fmt(rep.rate, 0),
-                "drop-tail FIFO of %s packets" % rep.p(key + "_LIMIT") if not self.ecn
-                else "RED marking ECN from %s KB (a step), %s packets of buffer" % (
-                    rep.p(key + "_RED_KB"), rep.p(key + "_LIMIT")),
-                rep.p("BENCH_DELAY"), rep.p(key + "_FLOWS"), rep.p(key + "_SECS"),
+                fmt(rep.rate, 0), self.queue(rep), rep.p("BENCH_DELAY"), rep.p(key + "_FLOWS"), rep.p(key + "_SECS"),
                 fmt(base, 0)))
 
     def extra(self, rep, d, runs, cols):
@@ -1019,10 +1022,7 @@ class Incast(Scenario):
             "receivers (running the cc of the row) ACK at once (quickack).  "
             "Ideal = N x S / capacity (%s).  RTOs: the senders' "
             "TcpExtTCPTimeouts." % (
-                fmt(rep.rate, 0),
-                "drop-tail FIFO of %s packets" % rep.p(key + "_LIMIT") if not self.ecn
-                else "RED queue marking ECN from %s KB (%s packets of buffer)" % (
-                    rep.p(key + "_RED_KB"), rep.p(key + "_LIMIT")),
+                fmt(rep.rate, 0), self.queue(rep),
                 ", ".join("%d x %d KB: %.0f ms" % (
                     n, size[n] // 1024, n * size[n] * 8 / rep.rate / 1000)
                           for n in ns)))

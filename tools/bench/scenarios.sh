@@ -146,12 +146,21 @@ dumbbell() {	# LIMIT [red KB]
 # --- 1, 2: long flows through a deep FIFO / an ECN-marking queue -------
 scenario_bulk() {	# TAG LIMIT AQM KB FLOWS SECS WARM
 	local tag=$1 limit=$2 aqm=$3 kb=$4 flows=$5 secs=$6 warm=$7
-	local r cc name d0 m0 d1 m1 t0 t1
 	mkdir -p "$R/$tag"
 	dumbbell "$limit" "$aqm" "$kb"
 	ping_rtts 100 0.01 2 > "$R/$tag/idle.rtt"
-	# Counters between runs (one look at the qdisc per run).
-	read -r d0 m0 <<< "$(bottleneck_counts)"
+	bulk_rows "$tag" "$flows" "$secs" "$warm" bottleneck_counts
+}
+
+# bulk_rows TAG FLOWS SECS WARM COUNTS: every cc's runs of FLOWS long
+# flows (bulk_run) into raw/TAG/CC.RUN.*, with the drops and marks that
+# COUNTS (a command printing "DROPS MARKS" so far) and the senders' RTOs
+# moved during each run.
+bulk_rows() {
+	local tag=$1 flows=$2 secs=$3 warm=$4 counts=$5
+	local r cc name d0 m0 d1 m1 t0 t1
+	# Counters between runs (one look at the qdiscs per run).
+	read -r d0 m0 <<< "$($counts)"
 	for r in $(seq "$BENCH_RUNS"); do
 		for cc in $CCS; do
 			say "$(stamp) $tag $cc run $r/$BENCH_RUNS"
@@ -160,7 +169,7 @@ scenario_bulk() {	# TAG LIMIT AQM KB FLOWS SECS WARM
 			bulk_run "$name" "$secs" "$flows" "$R/$tag/$cc.$r" \
 				"$BENCH_PROBE_HZ" "$warm"
 			read -r t1 _ <<< "$(_rto_retrans)"
-			read -r d1 m1 <<< "$(bottleneck_counts)"
+			read -r d1 m1 <<< "$($counts)"
 			echo "drops=$((d1 - d0)) marks=$((m1 - m0)) rtos=$((t1 - t0))" \
 				> "$R/$tag/$cc.$r.q"
 			d0=$d1 m0=$m1
@@ -508,16 +517,17 @@ scenario_share() {
 }
 
 # --- 13: a parking lot (two routers, the second hop slower) -------------
-# Drops at both hops (RTR's paths A and B, R2's egress to SRV).
-parking_drops() {
+# Drops at both hops (RTR's paths A and B, R2's egress to SRV), no marks.
+# shellcheck disable=SC2317 # called through bulk_rows' COUNTS
+parking_counts() {
 	{ in_rtr tc -s qdisc show dev pa0; in_rtr tc -s qdisc show dev pb0
 	  in_r2 tc -s qdisc show dev rs0; } | awk '{
 		for (i = 1; i < NF; i++) if ($i == "(dropped") d += $(i + 1) + 0
-	} END { print d + 0 }'
+	} END { print d + 0, 0 }'
 }
 
 scenario_parking() {
-	local r cc name d0 d1 t0 t1 ev
+	local name ev
 	mkdir -p "$R/s13"
 	DUMBBELL=0
 	topo_twopath "$BENCH_RATE" "$BENCH_DELAY" "$S13_LIMIT"
@@ -530,21 +540,7 @@ scenario_parking() {
 	topo_ioam "$NS_R2" 2 "$S13_RATE2" pa1 pb1
 	iperf_server 5201
 	ping_rtts 100 0.01 2 > "$R/s13/idle.rtt"
-	d0=$(parking_drops)
-	for r in $(seq "$BENCH_RUNS"); do
-		for cc in $CCS; do
-			say "$(stamp) s13 $cc run $r/$BENCH_RUNS"
-			name=$(bench_cc "$cc")
-			read -r t0 _ <<< "$(_rto_retrans)"
-			bulk_run "$name" "$S13_SECS" "$S13_FLOWS" "$R/s13/$cc.$r" \
-				"$BENCH_PROBE_HZ" "$S13_WARM"
-			read -r t1 _ <<< "$(_rto_retrans)"
-			d1=$(parking_drops)
-			echo "drops=$((d1 - d0)) rtos=$((t1 - t0))" > "$R/s13/$cc.$r.q"
-			d0=$d1
-			sleep 0.3
-		done
-	done
+	bulk_rows s13 "$S13_FLOWS" "$S13_SECS" "$S13_WARM" parking_counts
 	# Which hop hpcc's window follows: its tracepoint over a run of its
 	# own (not one of the measured runs: tracing costs the sender
 	# instructions, that is virtual time).
