@@ -307,11 +307,7 @@ static inline s64 timely_signed64(u64 mag, bool neg)
 
 static inline s64 timely_clamp_diff(s64 v)
 {
-	if (v > TIMELY_DIFF_LIMIT_FX)
-		return TIMELY_DIFF_LIMIT_FX;
-	if (v < -TIMELY_DIFF_LIMIT_FX)
-		return -TIMELY_DIFF_LIMIT_FX;
-	return v;
+	return dcc_clamp_sym_s64(v, TIMELY_DIFF_LIMIT_FX);
 }
 
 /*
@@ -596,11 +592,7 @@ static inline u32 timely_noise_us(const struct timely_state *s)
 /* An RTT change clamped to +-TIMELY_NOISE_CHG_MAX us. */
 static inline s64 timely_clamp_chg(s64 v)
 {
-	if (v > TIMELY_NOISE_CHG_MAX)
-		return TIMELY_NOISE_CHG_MAX;
-	if (v < -TIMELY_NOISE_CHG_MAX)
-		return -TIMELY_NOISE_CHG_MAX;
-	return v;
+	return dcc_clamp_sym_s64(v, TIMELY_NOISE_CHG_MAX);
 }
 
 /*
