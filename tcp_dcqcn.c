@@ -311,10 +311,8 @@ static u64 dcqcn_achieved(const struct tcp_sock *tp, bool flight)
  * srtt and the newest sample (the queue included), times cwnd_gain_pct.
  * After a loss, the loss window (Reno's) bounds it too.  TCP's loss rules
  * come first (Documentation/dcqcn.rst, "Loss"):
- *  - in fast recovery, PRR's slow-start reduction bound
- *    (dcqcn_recovery_cwnd()): packet conservation at the bound, below it
- *    what was delivered and not sent again since recovery began plus
- *    one packet per ACK, never above the bound;
+ *  - in fast recovery, packet conservation: one packet out per packet
+ *    delivered (inflight + newly acked), never above the bound;
  *  - otherwise the window moves to the bound, but grows by at most the
  *    packets acked (as in slow start, BBR's rule): from the initial
  *    window at the start, from the one packet a retransmit timeout left,
@@ -332,8 +330,7 @@ static void dcqcn_apply(struct sock *sk, u32 acked)
 	/* After a loss, Reno's window bounds it too. */
 	w = min(w, dcqcn_lw_pkts(&ca->s));
 	if (inet_csk(sk)->icsk_ca_state == TCP_CA_Recovery)
-		cwnd = dcqcn_recovery_cwnd(tcp_packets_in_flight(tp), acked,
-					   tp->prr_delivered, tp->prr_out, w);
+		cwnd = min(w, tcp_packets_in_flight(tp) + acked);
 	else
 		cwnd = min(w, cwnd + acked);
 	tcp_snd_cwnd_set(tp, max(cwnd, 1U));
@@ -514,14 +511,6 @@ static void dcqcn_cong_control(DCC_CONG_CONTROL_ARGS)
 		bytes = dcc_sat_u32((u64)rs->acked_sacked * tp->mss_cache);
 		if (inet_csk(sk)->icsk_ca_state < TCP_CA_Recovery)
 			dcqcn_lw_ack(&ca->s, rs->acked_sacked);
-		/*
-		 * PRR's count of packets delivered in recovery: TCP resets
-		 * it (and counts prr_out) on entering recovery, but counts
-		 * deliveries only in its own window reduction, which a
-		 * cong_control module replaces.
-		 */
-		if (inet_csk(sk)->icsk_ca_state == TCP_CA_Recovery)
-			tp->prr_delivered += rs->acked_sacked;
 	}
 	dcqcn_catch_up(sk, g, bytes);
 	rcu_read_unlock();

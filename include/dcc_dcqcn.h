@@ -793,45 +793,6 @@ static inline void dcqcn_lw_undo(struct dcqcn_state *s)
 					   DCQCN_LW_MAX);
 }
 
-/*
- * The window in fast recovery, in packets, by PRR's slow-start reduction
- * bound (RFC 6937, which Linux's own recovery uses): in_flight packets in
- * flight after an ACK that delivered acked packets, prr_delivered and
- * prr_out the packets delivered and sent since recovery began, bound the
- * highest window the connection may have (the safeguard and the loss
- * window).  At or above the bound, packet conservation capped at it (one
- * out per one delivered, nothing while the flight lies above); below it,
- * the flight may grow by what was delivered and not yet sent again (at
- * least this ACK's packets), plus one packet per ACK that delivered any,
- * up to the bound.
- *
- * Conservation alone keeps a flight that a heavy loss emptied where the
- * loss left it: traced on the test bed (a flow joining a 1000-packet
- * drop-tail FIFO that another flow kept full), the joiner slow-started
- * to 955 packets in flight, lost hundreds, entered recovery with a loss
- * window of 477 and one packet in flight, and retransmitted one packet
- * per RTT for the remaining 3 s of its run (0.3-0.9 Mbit/s next to the
- * other's 94); Jain's index 0.35-0.5.  The credit kept from one ACK to
- * the next matters for a paced sender: ACKs arrive in bunches faster
- * than the pacing rate sends, and a window recomputed from the flight at
- * each ACK forgets what the pacing did not send yet (traced: the flight
- * stuck at 40-60 packets per 67 ms RTT, 7-10 Mbit/s, paced at 23).
- */
-static inline u32 dcqcn_recovery_cwnd(u32 in_flight, u32 acked,
-				      u32 prr_delivered, u32 prr_out,
-				      u32 bound)
-{
-	u64 credit = acked;
-
-	if (in_flight >= bound)
-		return bound;
-	if (prr_delivered > prr_out && prr_delivered - prr_out > credit)
-		credit = prr_delivered - prr_out;
-	if (acked)
-		credit++;
-	return (u32)dcc_min_u64((u64)in_flight + credit, bound);
-}
-
 /* ---- notification point (receiver) and the echo on ACKs ---------------
  *
  * TCP gives the receiver one bit per ACK, ECE, and the kernel forces it on

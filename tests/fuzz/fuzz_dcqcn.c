@@ -368,24 +368,6 @@ static void ev_bytes(struct sim *x)
 			 (unsigned long long)s->rate_c_bytes_ps);
 }
 
-
-/*
- * Fast recovery's window (PRR's slow-start reduction bound): never above
- * the bound, never below the flight while under it, and at most the
- * flight plus the larger of this ACK's and the unsent deliveries, plus 1.
- */
-static void fz_recovery_cwnd(struct fz *f, u32 acked, u32 bound)
-{
-	u32 in = fz_u32_edge(f), del = fz_u32_edge(f), out = fz_u32_edge(f);
-	u32 w = dcqcn_recovery_cwnd(in, acked, del, out, bound);
-	u64 credit = (u64)dcc_max_u32(acked, del > out ? del - out : 0) + !!acked;
-
-	FZ_CHECK(f, w <= bound &&
-		 (in >= bound ? w == bound :
-		  w >= in && (u64)w <= (u64)in + credit),
-		 "recovery window %u: flight %u acked %u prr %u/%u bound %u",
-		 w, in, acked, del, out, bound);
-}
 static void ev_cut(struct sim *x, bool loss)
 {
 	struct fz *f = &x->f;
@@ -431,7 +413,6 @@ static void ev_cut(struct sim *x, bool loss)
 		FZ_CHECK(f, dcqcn_lw_pkts(s) >= w &&
 			 s->loss_cwnd_fx <= DCQCN_LW_MAX,
 			 "loss window %u -> %u", w, dcqcn_lw_pkts(s));
-		fz_recovery_cwnd(f, acked, w);
 	}
 	rc = s->rate_c_bytes_ps;
 	a0 = s->alpha_fx;
