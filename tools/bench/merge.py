@@ -155,23 +155,21 @@ def main(argv):
             "%s (%s)" % (r.get("command", "make bench"), os.path.basename(
                 os.path.normpath(d)))
             for d, r in zip(shards, R)))
-        trees = []
+        trees = {}              # tree -> its shards' scenarios, in order
         for r, p in zip(R, P):
-            t = r.get("tree", "?")
-            if t not in [x for x, _ in trees]:
-                trees.append((t, []))
-            dict(trees)[t].extend(p.get("BENCH_SCENARIOS", "").split())
+            trees.setdefault(r.get("tree", "?"), []).extend(
+                p.get("BENCH_SCENARIOS", "").split())
         for k in ("started", "host", "vm"):
             f.write("%s: %s\n" % (k, min(r.get(k, "?") for r in R)))
         if len(trees) == 1:
-            f.write("tree: %s\n" % trees[0][0])
+            f.write("tree: %s\n" % next(iter(trees)))
         else:
             # The same modules (checked above): the trees differ in the
             # bench's own scripts.
             f.write("tree: %s\n" % ", ".join(
                 "%s (scenario%s %s)" % (t, "s" if len(sc) > 1 else "",
                                          " ".join(sorted(sc, key=int)))
-                for t, sc in trees))
+                for t, sc in trees.items()))
         f.write("shards: %d\n" % len(shards))
         for line in read_lines(os.path.join(shards[0], "run.txt")):
             if line.startswith("module: "):
