@@ -127,9 +127,9 @@ static int dcqcn_params_build(struct dcqcn_gparams *g)
 
 /*
  * Per-socket state, in inet_csk_ca(sk) (104 bytes, all of it used: the
- * ECE decoder and the loss window live in the padding of dcqcn_state, the
- * folded-marks count in that of dcqcn_np; undo takes the rate back to
- * R_T, the RTT sample for the safeguard is RACK's).
+ * ECE decoder, the loss window and snd_una's low bits live in the padding
+ * of dcqcn_state, the folded-marks count in that of dcqcn_np; undo takes
+ * the rate back to R_T, the RTT sample for the safeguard is RACK's).
  */
 struct dcqcn {
 	struct dcqcn_state s;		/* reaction point (sender) */
@@ -311,14 +311,17 @@ static u64 dcqcn_achieved(const struct tcp_sock *tp, bool flight)
  * srtt and the newest sample (the queue included), times cwnd_gain_pct.
  * After a loss, the loss window (Reno's) bounds it too.  TCP's loss rules
  * come first (Documentation/dcqcn.rst, "Loss"):
- *  - in fast recovery, packet conservation: one packet out per packet
- *    delivered (inflight + newly acked), never above the bound;
+ *  - in fast recovery, Linux's PRR with its slow-start reduction bound
+ *    (dcqcn_recovery_cwnd()): nothing above the bound; below it the
+ *    deliveries not sent again, plus one per ACK that advanced snd_una
+ *    without a new loss, up to the bound;
  *  - otherwise the window moves to the bound, but grows by at most the
  *    packets acked (as in slow start, BBR's rule): from the initial
  *    window at the start, from the one packet a retransmit timeout left,
  *    so never a full window on the first ACK after it.
  */
-static void dcqcn_apply(struct sock *sk, u32 acked)
+static void dcqcn_apply(struct sock *sk, u32 acked, bool una_advanced,
+			bool newly_lost)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct dcqcn *ca = inet_csk_ca(sk);
@@ -330,7 +333,9 @@ static void dcqcn_apply(struct sock *sk, u32 acked)
 	/* After a loss, Reno's window bounds it too. */
 	w = min(w, dcqcn_lw_pkts(&ca->s));
 	if (inet_csk(sk)->icsk_ca_state == TCP_CA_Recovery)
-		cwnd = min(w, tcp_packets_in_flight(tp) + acked);
+		cwnd = dcqcn_recovery_cwnd(tcp_packets_in_flight(tp), acked,
+					   tp->prr_delivered, tp->prr_out,
+					   una_advanced, newly_lost, w);
 	else
 		cwnd = min(w, cwnd + acked);
 	tcp_snd_cwnd_set(tp, max(cwnd, 1U));
@@ -392,8 +397,9 @@ static void dcqcn_init(struct sock *sk)
 	dcqcn_state_init(&ca->s, &p, p.max_rate_bytes_ps, tcp_clock_us());
 	dcqcn_np_init(&ca->np);
 	ca->prior_rcv_nxt = tp->rcv_nxt;
+	ca->s.una_lo = (u16)tp->snd_una;
 	dcc_pacing_request(sk);
-	dcqcn_apply(sk, 0);
+	dcqcn_apply(sk, 0, false, false);
 }
 
 /* Set or clear the ECE echo on the ACKs we send. */
@@ -499,8 +505,16 @@ static void dcqcn_cong_control(DCC_CONG_CONTROL_ARGS)
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct dcqcn *ca = inet_csk_ca(sk);
 	const struct dcqcn_gparams *g;
+	bool una_advanced;
 	u32 bytes = 0;
 
+	/*
+	 * Whether this ACK moved snd_una, from its low 16 bits (an advance
+	 * of a multiple of 64 KB reads as none: one packet fewer in
+	 * recovery, never more).
+	 */
+	una_advanced = (u16)tp->snd_una != ca->s.una_lo;
+	ca->s.una_lo = (u16)tp->snd_una;
 	rcu_read_lock();
 	g = dcc_param_block_get(&dcqcn_pb);
 	if (rs->delivered > 0 && rs->interval_us > 0)
@@ -511,10 +525,19 @@ static void dcqcn_cong_control(DCC_CONG_CONTROL_ARGS)
 		bytes = dcc_sat_u32((u64)rs->acked_sacked * tp->mss_cache);
 		if (inet_csk(sk)->icsk_ca_state < TCP_CA_Recovery)
 			dcqcn_lw_ack(&ca->s, rs->acked_sacked);
+		/*
+		 * PRR's count of packets delivered in recovery: TCP resets
+		 * it (and counts prr_out) on entering recovery, but counts
+		 * deliveries only in its own window reduction, which
+		 * cong_control replaces.
+		 */
+		if (inet_csk(sk)->icsk_ca_state == TCP_CA_Recovery)
+			tp->prr_delivered += rs->acked_sacked;
 	}
 	dcqcn_catch_up(sk, g, bytes);
 	rcu_read_unlock();
-	dcqcn_apply(sk, rs->acked_sacked > 0 ? rs->acked_sacked : 0);
+	dcqcn_apply(sk, rs->acked_sacked > 0 ? rs->acked_sacked : 0,
+		    una_advanced, rs->losses > 0);
 }
 
 /*
@@ -567,7 +590,7 @@ static void dcqcn_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 		rcu_read_lock();
 		dcqcn_catch_up(sk, dcc_param_block_get(&dcqcn_pb), 0);
 		rcu_read_unlock();
-		dcqcn_apply(sk, 0);
+		dcqcn_apply(sk, 0, false, false);
 		break;
 	default:
 		break;

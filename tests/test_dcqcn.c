@@ -1116,6 +1116,93 @@ static void test_delivery_rate(void **state)
 	assert_true(dcqcn_delivery_rate(~0ULL, DCC_U32_MAX, DCC_U32_MAX) > 0);
 }
 
+/*
+ * One RTT of fast recovery, each packet in flight acked by its own ACK
+ * (in order, or SACKed if sack): returns the flight after it; *del and
+ * *out are PRR's counts, updated as the glue and TCP keep them.
+ */
+static u32 recovery_round(u32 f, u32 bound, bool sack, u32 *del, u32 *out)
+{
+	u32 n = f, i, w;
+
+	for (i = 0; i < n; i++) {
+		f--;
+		(*del)++;
+		w = dcqcn_recovery_cwnd(f, 1, *del, *out, !sack, false, bound);
+		if (w > f) {
+			*out += w - f;
+			f = w;
+		}
+	}
+	return f;
+}
+
+/*
+ * Fast recovery's window (Linux's PRR with its slow-start reduction
+ * bound).  Traced on the bench's join-leave bed (1000-packet drop-tail
+ * FIFO kept full by another flow): the joiner slow-started to 906
+ * packets in flight, entered recovery with a loss window of 484 and no
+ * packet left in flight, and with packet conservation (one out per one
+ * delivered) sent one packet per RTT for its remaining 4 s.  The flight
+ * must grow back to the bound when ACKs fill holes, as Linux's Reno does
+ * (doubling per RTT), never beyond the bound, and not faster than Reno:
+ * SACKs that advance nothing, or report new losses, send only what they
+ * delivered (one more per SACK lost more than Reno to a shallow FIFO).
+ */
+static void test_recovery_cwnd(void **state)
+{
+	const u32 bound = 484;
+	u32 f = 1, round, del = 0, out = 1, prev;
+
+	(void)state;
+	/* ACKs that advance snd_una: the flight doubles every RTT. */
+	for (round = 0; round < 12 && f < bound; round++) {
+		prev = f;
+		f = recovery_round(f, bound, false, &del, &out);
+		assert_true(f <= bound);
+		if (f < bound)
+			assert_int_equal(f, 2 * prev);
+	}
+	assert_int_equal(f, bound);
+	assert_true(round <= 9);
+	/* SACKs only: conservation, the flight stays where it is. */
+	f = 1;
+	del = 0;
+	out = 1;
+	for (round = 0; round < 10; round++)
+		f = recovery_round(f, bound, true, &del, &out);
+	assert_int_equal(f, 1);
+	/* The advance does not count with a new loss. */
+	assert_int_equal(dcqcn_recovery_cwnd(10, 1, 5, 5, true, true, bound),
+			 11);
+	assert_int_equal(dcqcn_recovery_cwnd(10, 1, 5, 5, true, false, bound),
+			 12);
+	/* Deliveries not yet sent again may go (PRR's credit). */
+	assert_int_equal(dcqcn_recovery_cwnd(10, 1, 30, 5, false, false,
+					     bound), 35);
+	/* At or above the bound nothing is sent... */
+	assert_int_equal(dcqcn_recovery_cwnd(bound, 1, 9, 1, true, false,
+					     bound), bound);
+	assert_int_equal(dcqcn_recovery_cwnd(600, 3, 900, 1, true, false,
+					     bound), 600);
+	assert_int_equal(dcqcn_recovery_cwnd(bound - 1, 3, 900, 1, true,
+					     false, bound), bound);
+	/* ...but the fast retransmission, once. */
+	assert_int_equal(dcqcn_recovery_cwnd(600, 1, 1, 0, false, false,
+					     bound), 601);
+	/* An ACK that delivered nothing sends nothing new. */
+	assert_int_equal(dcqcn_recovery_cwnd(10, 0, 0, 1, false, false,
+					     bound), 10);
+	/* Extremes stay in range. */
+	assert_int_equal(dcqcn_recovery_cwnd(DCC_U32_MAX, DCC_U32_MAX, 0, 0,
+					     true, false, 5), DCC_U32_MAX);
+	assert_int_equal(dcqcn_recovery_cwnd(0, DCC_U32_MAX, DCC_U32_MAX, 0,
+					     true, false, DCC_U32_MAX),
+			 DCC_U32_MAX);
+	assert_int_equal(dcqcn_recovery_cwnd(0, 0, 0, 1, false, false, 0), 0);
+	assert_int_equal(dcqcn_recovery_cwnd(0, 5, 0, 1, true, false, 0), 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1144,6 +1231,7 @@ int main(void)
 		cmocka_unit_test(test_quantized_achieved),
 		cmocka_unit_test(test_cut_held),
 		cmocka_unit_test(test_delivery_rate),
+		cmocka_unit_test(test_recovery_cwnd),
 	};
 
 	return cmocka_run_group_tests_name("dcc_dcqcn", tests, NULL, NULL);

@@ -368,6 +368,31 @@ static void ev_bytes(struct sim *x)
 			 (unsigned long long)s->rate_c_bytes_ps);
 }
 
+/*
+ * Fast recovery's window (Linux's PRR with its slow-start reduction
+ * bound): under the bound, never below the flight nor above the bound,
+ * and at most the flight plus the larger of this ACK's and the unsent
+ * deliveries, plus one only for an ACK that advanced snd_una without a
+ * new loss (one at least before the first retransmission); at or above
+ * it, the flight (plus that first retransmission).
+ */
+static void fz_recovery_cwnd(struct fz *f, u32 acked, u32 bound)
+{
+	u32 in = fz_u32_edge(f), del = fz_u32_edge(f), out = fz_u32_edge(f);
+	bool adv = fz_bool(f), lost = fz_bool(f);
+	u32 w = dcqcn_recovery_cwnd(in, acked, del, out, adv, lost, bound);
+	u32 b = dcc_max_u32(bound, 1);
+	u64 credit = (u64)dcc_max_u32(acked, del > out ? del - out : 0) +
+		     (adv && !lost);
+
+	if (!out && !credit)
+		credit = 1;
+	FZ_CHECK(f, in < b ? w >= in && w <= b && (u64)w <= (u64)in + credit :
+		 (u64)w == dcc_min_u64((u64)in + !out, DCC_U32_MAX),
+		 "recovery window %u: flight %u acked %u prr %u/%u adv %d lost %d bound %u",
+		 w, in, acked, del, out, adv, lost, bound);
+}
+
 static void ev_cut(struct sim *x, bool loss)
 {
 	struct fz *f = &x->f;
@@ -413,6 +438,7 @@ static void ev_cut(struct sim *x, bool loss)
 		FZ_CHECK(f, dcqcn_lw_pkts(s) >= w &&
 			 s->loss_cwnd_fx <= DCQCN_LW_MAX,
 			 "loss window %u -> %u", w, dcqcn_lw_pkts(s));
+		fz_recovery_cwnd(f, acked, w);
 	}
 	rc = s->rate_c_bytes_ps;
 	a0 = s->alpha_fx;
