@@ -274,7 +274,8 @@ static void timely_decided(const struct sock *sk, struct timely *ca,
  * cut), or the base RTT if that is larger, times cwnd_gain_pct.  Neither
  * grows with the queue (srtt or the newest sample would: the larger the
  * queue, the more the window would let in).  Until the first completion
- * measures a base RTT, srtt stands in for it.
+ * measures a base RTT, the connection's minimum RTT (the handshake's)
+ * stands in for it (timely_window_rtt_us()).
  *
  * In loss recovery the window follows the ACKs, as tcp_bbr.c does, never
  * above the safeguard: in fast recovery packet conservation (what is
@@ -289,14 +290,19 @@ static void timely_apply(struct sock *sk, const struct timely_params *e,
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	const struct timely *ca = inet_csk_ca(sk);
-	u32 base = ca->s.base_rtt_us ? ca->s.base_rtt_us : dcc_srtt_us(tp);
+	u32 min_rtt = tcp_min_rtt(tp);
 	u32 cwnd;
 
 	dcc_pacing_set_rate(sk, ca->s.rate_bytes_ps);
 	if (!rs)
 		return;
+	if (min_rtt == ~0U)
+		min_rtt = 0;
 	cwnd = dcc_sk_safeguard_cwnd(sk, ca->s.rate_bytes_ps,
-				     max(base, e->t_high_us),
+				     timely_window_rtt_us(ca->s.base_rtt_us,
+							  min_rtt,
+							  dcc_srtt_us(tp),
+							  e->t_high_us),
 				     READ_ONCE(cwnd_gain_pct), TIMELY_MIN_CWND);
 	tcp_snd_cwnd_set(tp, dcc_sk_recovery_cwnd(sk, rs, cwnd));
 }
