@@ -141,7 +141,6 @@ void dcc_plb_check_rehash(struct sock *sk, struct dcc_plb_state *st)
 	if (!plb_enabled(sk))
 		return;
 	plb_conf(sk, &c);
-	depth = dcc_plb_depth(st);	/* before the verdict resets it */
 	v = dcc_plb_check(st, &c, tcp_sk(sk)->packets_out, tcp_jiffies32, HZ);
 	switch (v) {
 	case DCC_PLB_NONE:
@@ -177,6 +176,8 @@ void dcc_plb_check_rehash(struct sock *sk, struct dcc_plb_state *st)
 	 * this one's congestion is four times as deep or more; the rehash
 	 * above made sure the socket allows a new hash.
 	 */
+	depth = dcc_plb_depth(tcp_sk(sk)->srtt_us >> 3,
+			      tcp_min_rtt(tcp_sk(sk)));
 	back = dcc_plb_choose(st, old, depth);
 	if (back) {
 		WRITE_ONCE(sk->sk_txhash, back);

@@ -39,16 +39,15 @@
  * is far worse than the rest a connection that lands on it may draw it
  * again, and again (a trace of the two-path bench: one connection drew
  * the congested path five times in a row, 0.8 s away from the quiet one).
- * So at each repath the connection judges the label it leaves by the
- * depth of its congestion: the mean weight of the congested rounds that
- * made the repath due (ref_rounds / consec_cong_rounds, in the congestion
- * control's target round trips), kept as a power of two.  It remembers
- * the best label it has left.  A label whose depth is at least four times
- * the best one's sends it back to the best label instead of drawing a new
- * one; otherwise the label it leaves becomes the best (its depth freshly
- * measured) and a new one is drawn (dcc_plb_choose()).  A best path that
- * got worse is measured again when the connection leaves it, so the
- * memory follows the fabric; a retransmit timeout forgets it.
+ * So at each repath the connection judges the label it leaves by how deep
+ * its congestion is: its smoothed RTT over the connection's minimum RTT,
+ * kept as a power of two.  It remembers the best label it has left.  A
+ * label at least four times as deep as the best one sends it back to the
+ * best label instead of drawing a new one; otherwise the label it leaves
+ * becomes the best (its depth freshly measured) and a new one is drawn
+ * (dcc_plb_choose()).  A best path that got worse is measured again when
+ * the connection leaves it, so the memory follows the fabric; a
+ * retransmit timeout forgets it.
  *
  * Times are u32 jiffies that wrap; pause_until == 0 means "not paused".
  */
@@ -281,20 +280,26 @@ static inline enum dcc_plb_verdict dcc_plb_check(struct dcc_plb_state *s,
 }
 
 /*
- * The depth of the congestion that makes a repath due, before
- * dcc_plb_check() starts the count over: the mean weight of the congested
- * rounds in a row, as floor(log2), 0 to 7.
+ * How deep the label being left is congested: the smoothed RTT over the
+ * connection's minimum RTT, as floor(log2), 0 to 7 (0 when either is
+ * unknown).  Absolute on purpose: the congestion controls' targets, which
+ * the rounds' weights count in, move with the window (swift's flow
+ * scaling raises its target as the window falls), so weights taken on
+ * two paths do not compare.
  */
-static inline u32 dcc_plb_depth(const struct dcc_plb_state *s)
+static inline u32 dcc_plb_depth(u32 srtt_us, u32 min_rtt_us)
 {
-	u32 w = s->ref_rounds / dcc_max_u32(s->consec_cong_rounds, 1);
+	u32 r;
 
-	return w > 1 ? dcc_min_u32(31 - __builtin_clz(w), 7) : 0;
+	if (!srtt_us || !min_rtt_us || min_rtt_us == ~0u)
+		return 0;
+	r = srtt_us / min_rtt_us;
+	return r > 1 ? dcc_min_u32(31 - __builtin_clz(r), 7) : 0;
 }
 
 /*
  * A repath from the label cur (the connection's transmit hash) of depth
- * (dcc_plb_depth() before the verdict) is being made: returns the label
+ * (dcc_plb_depth()) is being made: returns the label
  * to go back to, or 0 to draw a new one (path memory, above).
  */
 static inline u32 dcc_plb_choose(struct dcc_plb_state *s, u32 cur, u32 depth)

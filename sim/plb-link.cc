@@ -81,7 +81,6 @@ DccPlbLink::CheckRehash(Ptr<TcpSocketState> tcb)
         return;
     Conf(&c);
     uint32_t out = (tcb->m_bytesInFlight.Get() + tcb->m_segmentSize - 1) / tcb->m_segmentSize;
-    uint32_t depth = dcc_plb_depth(&m_st);
     switch (dcc_plb_check(&m_st, &c, out, Jiffies(), DCC_SIM_HZ))
     {
     case DCC_PLB_NONE:
@@ -95,6 +94,8 @@ DccPlbLink::CheckRehash(Ptr<TcpSocketState> tcb)
     /* sk_rethink_txhash(): a new random hash, unless the path memory
      * sends the connection back to its best label. */
     uint32_t& l = g_labels[PeekPointer(tcb)];
+    uint32_t depth = dcc_plb_depth((u32)tcb->m_srtt.Get().GetMicroSeconds(),
+                                   (u32)tcb->m_minRtt.GetMicroSeconds());
     uint32_t back = dcc_plb_choose(&m_st, l, depth);
     uint32_t n = back;
     while (!n || n == l)

@@ -560,13 +560,6 @@ static void test_abi_layout_pinned(void **state)
 	assert_int_equal(DCC_PLB_F_BEST_MASK, 0x0e);
 }
 
-/* A run of n congested rounds of weight w each, as dcc_plb_update() adds. */
-static void congested_run(struct dcc_plb_state *s, u32 n, u32 w)
-{
-	s->consec_cong_rounds = (u8)n;
-	s->ref_rounds = (u8)dcc_min_u32(n * w, DCC_PLB_MAX_WEIGHT);
-}
-
 static u32 best_depth(const struct dcc_plb_state *s)
 {
 	return (s->flags & DCC_PLB_F_BEST_MASK) >> DCC_PLB_F_BEST_SHIFT;
@@ -574,20 +567,16 @@ static u32 best_depth(const struct dcc_plb_state *s)
 
 static void test_depth(void **state)
 {
-	struct dcc_plb_state s = fresh();
-
 	(void)state;
-	assert_int_equal(dcc_plb_depth(&s), 0);		/* no run */
-	congested_run(&s, 3, 1);
-	assert_int_equal(dcc_plb_depth(&s), 0);
-	congested_run(&s, 3, 3);
-	assert_int_equal(dcc_plb_depth(&s), 1);
-	congested_run(&s, 3, 40);		/* 43 ms rounds, 1 ms target */
-	assert_int_equal(dcc_plb_depth(&s), 5);
-	congested_run(&s, 3, 255);		/* saturated: 255 / 3 = 85 */
-	assert_int_equal(dcc_plb_depth(&s), 6);
-	congested_run(&s, 1, 255);
-	assert_int_equal(dcc_plb_depth(&s), 7);
+	assert_int_equal(dcc_plb_depth(0, 290), 0);		/* unknown */
+	assert_int_equal(dcc_plb_depth(500, 0), 0);
+	assert_int_equal(dcc_plb_depth(500, ~0u), 0);	/* no min yet */
+	assert_int_equal(dcc_plb_depth(290, 290), 0);
+	assert_int_equal(dcc_plb_depth(1000, 290), 1);	/* 3.4 x */
+	assert_int_equal(dcc_plb_depth(1200, 290), 2);	/* 4.1 x */
+	assert_int_equal(dcc_plb_depth(43000, 290), 7);	/* 148 x */
+	assert_int_equal(dcc_plb_depth(~0u, 1), 7);
+	assert_int_equal(dcc_plb_depth(100, 290), 0);	/* below the min */
 }
 
 /*
@@ -644,8 +633,8 @@ static void test_path_memory_forgotten_on_rto(void **state)
 /*
  * The lottery the memory ends (the two-path bench's trace: a connection
  * drew the congested path five times in a row): two paths, the label's
- * low bit picks one (A: 43 ms rounds, B: rounds at the target), 2000
- * repaths with labels from a fixed LCG, each after 3 congested rounds
+ * low bit picks one (A: smoothed RTT 43 ms, B: 0.6 ms, minimum 0.29 ms),
+ * 2000 repaths with labels from a fixed LCG, each after 3 congested rounds
  * (dcc_plb_update() and dcc_plb_check() at the defaults).  Once the
  * connection has been on B, a draw that lands on A is followed by a
  * return to B: no two labels in a row on A, and a third of the stays on
@@ -671,9 +660,9 @@ static void test_path_memory_lottery(void **state)
 			dcc_plb_sample_len(&s, a ? 43000 : 1100, 1000);
 			assert_true(dcc_plb_update(&s, &defaults, 256));
 		}
-		depth = dcc_plb_depth(&s);
 		assert_int_equal(dcc_plb_check(&s, &defaults, 0, 1000, HZ_T),
 				 DCC_PLB_REPATH_IDLE);
+		depth = dcc_plb_depth(a ? 43000 : 600, 290);
 		next = dcc_plb_choose(&s, label, depth);
 		while (!next || next == label) {
 			x = x * 1103515245u + 12345u;

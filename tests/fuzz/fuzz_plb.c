@@ -110,7 +110,7 @@ static void check_rehash(struct sim *x)
 	bool idle = due_m && !x->packets_out;
 	bool along = due_m && x->packets_out &&
 		     x->s.ref_rounds >= x->c.rehash_rounds;
-	u32 depth = dcc_plb_depth(&x->s);
+	u32 depth = dcc_plb_depth(fz_u32_edge(f), fz_u32_edge(f));
 	enum dcc_plb_verdict v;
 
 	v = dcc_plb_check(&x->s, &x->c, x->packets_out, x->now, x->hz);
