@@ -75,6 +75,7 @@ enum plb_mib_field {
 	PLB_MIB_REPATH_PAUSED,	/* repaths due but held by a pause */
 	PLB_MIB_REPATH_SKIPPED,	/* due, socket refuses a rehash */
 	PLB_MIB_RTO_PAUSE,	/* retransmit timeouts that paused PLB */
+	PLB_MIB_REPATH_BACK,	/* repaths back to the best label known */
 	PLB_MIB_MAX
 };
 
@@ -87,6 +88,7 @@ static const char * const plb_mib_names[PLB_MIB_MAX] = {
 	[PLB_MIB_REPATH_PAUSED]		= "PlbRepathPaused",
 	[PLB_MIB_REPATH_SKIPPED]	= "PlbRepathSkipped",
 	[PLB_MIB_RTO_PAUSE]		= "PlbRtoPause",
+	[PLB_MIB_REPATH_BACK]		= "PlbRepathBack",
 };
 
 DCC_STAT_DEFINE(plb_stat, "tcp_plb_stat", plb_mib_names);
@@ -134,7 +136,7 @@ void dcc_plb_check_rehash(struct sock *sk, struct dcc_plb_state *st)
 {
 	struct dcc_plb_conf c;
 	enum dcc_plb_verdict v;
-	u32 old;
+	u32 old, back, depth;
 
 	if (!plb_enabled(sk))
 		return;
@@ -168,6 +170,18 @@ void dcc_plb_check_rehash(struct sock *sk, struct dcc_plb_state *st)
 		plb_count(sk, PLB_MIB_REPATH_SKIPPED);
 		trace_plb_repath(sk, PLB_E_SKIPPED, old, old, 0);
 		return;
+	}
+	/*
+	 * Path memory (include/dcc_plb.h): back to the best label left when
+	 * this one's congestion is four times as deep or more; the rehash
+	 * above made sure the socket allows a new hash.
+	 */
+	depth = dcc_plb_depth(tcp_sk(sk)->srtt_us >> 3,
+			      tcp_min_rtt(tcp_sk(sk)));
+	back = dcc_plb_choose(st, old, depth);
+	if (back) {
+		WRITE_ONCE(sk->sk_txhash, back);
+		plb_count(sk, PLB_MIB_REPATH_BACK);
 	}
 	if (v == DCC_PLB_REPATH_IDLE) {
 		plb_count(sk, PLB_MIB_REPATH_IDLE);
@@ -316,7 +330,8 @@ static int __init plb_module_init(void)
 	int err;
 
 	BUILD_BUG_ON(ARRAY_SIZE(plb_mib_names) != PLB_MIB_MAX);
-	BUILD_BUG_ON(sizeof(struct dcc_plb_state) > 20);
+	/* with dcc_plb_link's pointer, within 32 bytes of the callers' area */
+	BUILD_BUG_ON(sizeof(struct dcc_plb_state) > 24);
 	err = register_pernet_subsys(&plb_stat_net_ops);
 	if (err)
 		return err;

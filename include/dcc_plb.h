@@ -35,6 +35,20 @@
  * last about its target (weight 1: a queue at the target, a quiet path)
  * is unchanged (Documentation/plb.rst, "The long rule").
  *
+ * Path memory: random labels are a lottery, and on a fabric where one path
+ * is far worse than the rest a connection that lands on it may draw it
+ * again, and again (a trace of the two-path bench: one connection drew
+ * the congested path five times in a row, 0.8 s away from the quiet one).
+ * So at each repath the connection judges the label it leaves by how deep
+ * its congestion is: its smoothed RTT over the connection's minimum RTT,
+ * kept as a power of two.  It remembers the best label it has left.  A
+ * label at least four times as deep as the best one sends it back to the
+ * best label instead of drawing a new one; otherwise the label it leaves
+ * becomes the best (its depth freshly measured) and a new one is drawn
+ * (dcc_plb_choose()).  A best path that got worse is measured again when
+ * the connection leaves it, so the memory follows the fabric; a
+ * retransmit timeout forgets it.
+ *
  * Times are u32 jiffies that wrap; pause_until == 0 means "not paused".
  */
 #ifndef _DCC_PLB_H
@@ -56,11 +70,13 @@ struct dcc_plb_conf {
 };
 
 /*
- * Per connection, inside the congestion control's private area (20
- * bytes): the congestion count and the reference rounds it lasted, the
- * pause, and what the current round has seen so far: its delay samples
- * (how many, how many above the target) and the delivered and CE-marked
- * packet counts at its start.
+ * Per connection, inside the congestion control's private area (24
+ * bytes, which with struct dcc_plb_link's pointer take the 32 bytes the
+ * 20 of version 3 padded to): the congestion count and the reference
+ * rounds it lasted, the pause, what the current round has seen so far
+ * (its delay samples: how many, how many above the target; the delivered
+ * and CE-marked packet counts at its start), and the path memory (the
+ * best label left, its depth in flags).
  */
 struct dcc_plb_state {
 	u32 pause_until;		/* jiffies; 0: not paused */
@@ -76,9 +92,12 @@ struct dcc_plb_state {
 	u8 ref_rounds;			/* weights of the congested rounds
 					 * in a row (saturating)
 					 */
+	u32 best_txhash;		/* best label left; 0: none */
 };
 
 #define DCC_PLB_F_CE_SEEN	0x01	/* the path marked CE at least once */
+#define DCC_PLB_F_BEST_SHIFT	1	/* the best label's depth, log2 */
+#define DCC_PLB_F_BEST_MASK	0x0e
 #define DCC_PLB_MAX_WEIGHT	255	/* round_weight, ref_rounds */
 
 /*
@@ -91,10 +110,10 @@ struct dcc_plb_state {
  * Bump DCC_PLB_ABI_VERSION on any change of either structure or of what a
  * field means (tests/test_plb.c pins the layout of this version).
  * Version 1 was the unversioned object (owner pointer first); version 3
- * added round_weight and ref_rounds.
+ * added round_weight and ref_rounds, version 4 the path memory.
  */
 #define DCC_PLB_ABI_MAGIC	0x31424c50u	/* "PLB1" in memory */
-#define DCC_PLB_ABI_VERSION	3u
+#define DCC_PLB_ABI_VERSION	4u
 
 /* Decision of dcc_plb_check(). */
 enum dcc_plb_verdict {
@@ -120,6 +139,7 @@ static inline void dcc_plb_state_init(struct dcc_plb_state *s, u32 delivered,
 	s->flags = 0;
 	s->round_weight = 0;
 	s->ref_rounds = 0;
+	s->best_txhash = 0;
 }
 
 /* Count one delay sample of the current round (saturating). */
@@ -260,11 +280,48 @@ static inline enum dcc_plb_verdict dcc_plb_check(struct dcc_plb_state *s,
 }
 
 /*
+ * How deep the label being left is congested: the smoothed RTT over the
+ * connection's minimum RTT, as floor(log2), 0 to 7 (0 when either is
+ * unknown).  Absolute on purpose: the congestion controls' targets, which
+ * the rounds' weights count in, move with the window (swift's flow
+ * scaling raises its target as the window falls), so weights taken on
+ * two paths do not compare.
+ */
+static inline u32 dcc_plb_depth(u32 srtt_us, u32 min_rtt_us)
+{
+	u32 r;
+
+	if (!srtt_us || !min_rtt_us || min_rtt_us == ~0u)
+		return 0;
+	r = srtt_us / min_rtt_us;
+	return r > 1 ? dcc_min_u32(31 - __builtin_clz(r), 7) : 0;
+}
+
+/*
+ * A repath from the label cur (the connection's transmit hash) of depth
+ * (dcc_plb_depth()) is being made: returns the label
+ * to go back to, or 0 to draw a new one (path memory, above).
+ */
+static inline u32 dcc_plb_choose(struct dcc_plb_state *s, u32 cur, u32 depth)
+{
+	u32 best = (s->flags & DCC_PLB_F_BEST_MASK) >> DCC_PLB_F_BEST_SHIFT;
+
+	depth = dcc_min_u32(depth, 7);
+	if (s->best_txhash && s->best_txhash != cur && depth >= best + 2)
+		return s->best_txhash;
+	s->best_txhash = cur;
+	s->flags = (u8)((s->flags & ~DCC_PLB_F_BEST_MASK) |
+			depth << DCC_PLB_F_BEST_SHIFT);
+	return 0;
+}
+
+/*
  * A retransmit timeout: TCP has just moved the connection to a new path
  * (tcp_write_timeout() rehashes), so forget the congestion count and do
  * not repath for S to 2S seconds (rnd picks the point in between) lest
- * PLB move it back onto a black-holed path.  A pause of 0 jiffies
- * pauses nothing.
+ * PLB move it back onto a black-holed path.  For the same reason the path
+ * memory is forgotten: its best label may be the one that failed.  A
+ * pause of 0 jiffies pauses nothing.
  */
 static inline void dcc_plb_on_rto(struct dcc_plb_state *s,
 				  const struct dcc_plb_conf *c, u32 now,
@@ -275,6 +332,8 @@ static inline void dcc_plb_on_rto(struct dcc_plb_state *s,
 
 	s->consec_cong_rounds = 0;
 	s->ref_rounds = 0;
+	s->best_txhash = 0;
+	s->flags &= ~DCC_PLB_F_BEST_MASK;
 	if (!pause) {
 		s->pause_until = 0;
 		return;

@@ -39,6 +39,7 @@ void
 DccPlbLink::Init(Ptr<TcpSocketState> tcb)
 {
     dcc_plb_state_init(&m_st, 0, 0);
+    m_srttX8 = 0;
     g_labels[PeekPointer(tcb)] = 0;
 }
 
@@ -49,7 +50,10 @@ DccPlbLink::Ack(Ptr<TcpSocketState> tcb, const TcpRateOps::TcpRateConnection& rc
 {
     struct dcc_plb_conf c;
     int ratio;
+    uint32_t rttUs = (uint32_t)tcb->m_lastRtt.Get().GetMicroSeconds();
 
+    if (rttUs)
+        m_srttX8 = m_srttX8 ? m_srttX8 - (m_srttX8 >> 3) + rttUs : rttUs << 3;
     if (hasSample)
     {
         dcc_plb_sample(&m_st, above);
@@ -91,12 +95,17 @@ DccPlbLink::CheckRehash(Ptr<TcpSocketState> tcb)
     default:
         break;
     }
-    /* sk_rethink_txhash(): a new random hash. */
+    /* sk_rethink_txhash(): a new random hash, unless the path memory
+     * sends the connection back to its best label. */
     uint32_t& l = g_labels[PeekPointer(tcb)];
-    uint32_t n;
-    do
+    uint32_t depth = dcc_plb_depth(m_srttX8 >> 3,
+                                   tcb->m_minRtt == Time::Max()
+                                       ? ~0u
+                                       : (u32)tcb->m_minRtt.GetMicroSeconds());
+    uint32_t back = dcc_plb_choose(&m_st, l, depth);
+    uint32_t n = back;
+    while (!n || n == l)
         n = DccPlbRun::s_rng();
-    while (n == l);
     l = n;
     DccPlbRun::s_repaths++;
 }

@@ -63,6 +63,10 @@ class DccPlbLink
     static void Conf(struct dcc_plb_conf* c);
     static uint32_t Jiffies() { return (uint32_t)Simulator::Now().GetMilliSeconds(); }
     struct dcc_plb_state m_st {};
+    /* tp->srtt_us, for the path memory's depth: ns-3's socket state has
+     * no smoothed RTT, so the link smooths the ACKs' RTT as
+     * tcp_rtt_estimator() does (srtt += (m - srtt) / 8). */
+    uint32_t m_srttX8{0};
 };
 
 } // namespace ns3

@@ -42,7 +42,8 @@ static void test_init(void **state)
 	assert_int_equal(s.ref_rounds, 0);
 	assert_int_equal(s.round_delivered, 100);
 	assert_int_equal(s.round_delivered_ce, 7);
-	assert_true(sizeof(s) <= 20);
+	assert_int_equal(s.best_txhash, 0);
+	assert_true(sizeof(s) <= 24);
 }
 
 static void test_update_counts_and_resets(void **state)
@@ -541,8 +542,8 @@ static void test_random_vs_reference(void **state)
 static void test_abi_layout_pinned(void **state)
 {
 	(void)state;
-	assert_int_equal(DCC_PLB_ABI_VERSION, 3);
-	assert_int_equal(sizeof(struct dcc_plb_state), 20);
+	assert_int_equal(DCC_PLB_ABI_VERSION, 4);
+	assert_int_equal(sizeof(struct dcc_plb_state), 24);
 	assert_int_equal(offsetof(struct dcc_plb_state, pause_until), 0);
 	assert_int_equal(offsetof(struct dcc_plb_state, round_delivered), 4);
 	assert_int_equal(offsetof(struct dcc_plb_state, round_delivered_ce), 8);
@@ -554,6 +555,124 @@ static void test_abi_layout_pinned(void **state)
 	assert_int_equal(DCC_PLB_F_CE_SEEN, 0x01);
 	assert_int_equal(offsetof(struct dcc_plb_state, round_weight), 18);
 	assert_int_equal(offsetof(struct dcc_plb_state, ref_rounds), 19);
+	assert_int_equal(offsetof(struct dcc_plb_state, best_txhash), 20);
+	assert_int_equal(DCC_PLB_F_BEST_SHIFT, 1);
+	assert_int_equal(DCC_PLB_F_BEST_MASK, 0x0e);
+}
+
+static u32 best_depth(const struct dcc_plb_state *s)
+{
+	return (s->flags & DCC_PLB_F_BEST_MASK) >> DCC_PLB_F_BEST_SHIFT;
+}
+
+static void test_depth(void **state)
+{
+	(void)state;
+	assert_int_equal(dcc_plb_depth(0, 290), 0);		/* unknown */
+	assert_int_equal(dcc_plb_depth(500, 0), 0);
+	assert_int_equal(dcc_plb_depth(500, ~0u), 0);	/* no min yet */
+	assert_int_equal(dcc_plb_depth(290, 290), 0);
+	assert_int_equal(dcc_plb_depth(1000, 290), 1);	/* 3.4 x */
+	assert_int_equal(dcc_plb_depth(1200, 290), 2);	/* 4.1 x */
+	assert_int_equal(dcc_plb_depth(43000, 290), 7);	/* 148 x */
+	assert_int_equal(dcc_plb_depth(~0u, 1), 7);
+	assert_int_equal(dcc_plb_depth(100, 290), 0);	/* below the min */
+}
+
+/*
+ * Path memory: a label whose congestion is four times as deep as the best
+ * one's or more sends the connection back to the best label; a shallower
+ * one becomes the best.  The CE flag shares the byte and is kept.
+ */
+static void test_path_memory(void **state)
+{
+	struct dcc_plb_state s = fresh();
+
+	(void)state;
+	s.flags = DCC_PLB_F_CE_SEEN;
+	assert_int_equal(dcc_plb_choose(&s, 0x10, 0), 0);	/* draw */
+	assert_int_equal(s.best_txhash, 0x10);
+	assert_int_equal(best_depth(&s), 0);
+	assert_int_equal(s.flags & DCC_PLB_F_CE_SEEN, DCC_PLB_F_CE_SEEN);
+
+	/* the draw hit the hot path: back */
+	assert_int_equal(dcc_plb_choose(&s, 0x20, 5), 0x10);
+	assert_int_equal(s.best_txhash, 0x10);
+
+	/* the best, left again: measured again, a new draw */
+	assert_int_equal(dcc_plb_choose(&s, 0x10, 1), 0);
+	assert_int_equal(best_depth(&s), 1);
+
+	/* twice as deep: comparable, the new best */
+	assert_int_equal(dcc_plb_choose(&s, 0x30, 2), 0);
+	assert_int_equal(s.best_txhash, 0x30);
+	assert_int_equal(best_depth(&s), 2);
+
+	assert_int_equal(dcc_plb_choose(&s, 0x50, 4), 0x30);
+	assert_int_equal(dcc_plb_choose(&s, 0x50, 99), 0x30);	/* clamped */
+
+	/* a best path that got worse is left for a new draw */
+	assert_int_equal(dcc_plb_choose(&s, 0x30, 6), 0);
+	assert_int_equal(best_depth(&s), 6);
+	assert_int_equal(s.flags & DCC_PLB_F_CE_SEEN, DCC_PLB_F_CE_SEEN);
+}
+
+/* After a retransmit timeout the best label may be the failed one. */
+static void test_path_memory_forgotten_on_rto(void **state)
+{
+	struct dcc_plb_state s = fresh();
+
+	(void)state;
+	assert_int_equal(dcc_plb_choose(&s, 0x10, 0), 0);
+	dcc_plb_on_rto(&s, &defaults, 1000, HZ_T, 0);
+	assert_int_equal(s.best_txhash, 0);
+	assert_int_equal(best_depth(&s), 0);
+	assert_int_equal(dcc_plb_choose(&s, 0x20, 6), 0);
+}
+
+/*
+ * The lottery the memory ends (the two-path bench's trace: a connection
+ * drew the congested path five times in a row): two paths, the label's
+ * low bit picks one (A: smoothed RTT 43 ms, B: 0.6 ms, minimum 0.29 ms),
+ * 2000 repaths with labels from a fixed LCG, each after 3 congested rounds
+ * (dcc_plb_update() and dcc_plb_check() at the defaults).  Once the
+ * connection has been on B, a draw that lands on A is followed by a
+ * return to B: no two labels in a row on A, and a third of the stays on
+ * A (random draws: a half).
+ */
+static void test_path_memory_lottery(void **state)
+{
+	struct dcc_plb_state s = fresh();
+	u32 x = 12345, label, on_a = 0, run = 0, longest = 0, i, r;
+	bool seen_b = false;
+
+	(void)state;
+	label = 0x2;				/* starts on B */
+	for (i = 0; i < 2000; i++) {
+		bool a = label & 1;
+		u32 next, depth;
+
+		seen_b |= !a;
+		on_a += a;
+		run = a && seen_b ? run + 1 : 0;
+		longest = run > longest ? run : longest;
+		for (r = 0; r < 3; r++) {
+			dcc_plb_sample_len(&s, a ? 43000 : 1100, 1000);
+			assert_true(dcc_plb_update(&s, &defaults, 256));
+		}
+		assert_int_equal(dcc_plb_check(&s, &defaults, 0, 1000, HZ_T),
+				 DCC_PLB_REPATH_IDLE);
+		depth = dcc_plb_depth(a ? 43000 : 600, 290);
+		next = dcc_plb_choose(&s, label, depth);
+		while (!next || next == label) {
+			x = x * 1103515245u + 12345u;
+			next = x >> 8;
+		}
+		label = next;
+	}
+	print_message("# %u of 2000 stays on the hot path\n", on_a);
+	assert_int_equal(longest, 1);
+	assert_true(on_a < 2000 * 2 / 5);
 }
 
 int main(void)
@@ -579,6 +698,10 @@ int main(void)
 		cmocka_unit_test(test_round_samples_saturate),
 		cmocka_unit_test(test_random_vs_reference),
 		cmocka_unit_test(test_abi_layout_pinned),
+		cmocka_unit_test(test_depth),
+		cmocka_unit_test(test_path_memory),
+		cmocka_unit_test(test_path_memory_forgotten_on_rto),
+		cmocka_unit_test(test_path_memory_lottery),
 	};
 
 	return cmocka_run_group_tests_name("dcc_plb", tests, NULL, NULL);

@@ -45,6 +45,7 @@ struct sim {
 	struct dcc_plb_conf c;
 	struct dcc_plb_state s;
 	u32 delivered, delivered_ce, packets_out, now, hz;
+	u32 label;		/* the socket's transmit hash (never 0) */
 	bool ecn;
 };
 
@@ -69,6 +70,34 @@ static void check_state(struct sim *x)
 		 "consec %u", x->s.consec_cong_rounds);
 }
 
+/* The repath itself, as tcp_plb.c makes it: path memory, then the hash. */
+static void repath(struct sim *x, u32 depth)
+{
+	struct fz *f = &x->f;
+	u32 best = x->s.best_txhash, ce = x->s.flags & DCC_PLB_F_CE_SEEN;
+	u32 bd = (x->s.flags & DCC_PLB_F_BEST_MASK) >> DCC_PLB_F_BEST_SHIFT;
+	u32 back = dcc_plb_choose(&x->s, x->label, depth);
+	u32 nd = (x->s.flags & DCC_PLB_F_BEST_MASK) >> DCC_PLB_F_BEST_SHIFT;
+
+	FZ_LOG(f, "repath from %#x depth %u best %#x/%u -> back %#x",
+	       x->label, depth, best, bd, back);
+	FZ_CHECK(f, depth <= 7, "depth %u", depth);
+	FZ_CHECK(f, (x->s.flags & DCC_PLB_F_CE_SEEN) == ce, "CE flag lost");
+	FZ_CHECK(f, back != x->label, "back to the same label");
+	FZ_CHECK(f, !back || (back == best && depth >= bd + 2),
+		 "back to %#x (best %#x/%u) from depth %u", back, best, bd,
+		 depth);
+	FZ_CHECK(f, back || (x->s.best_txhash == x->label && nd == depth),
+		 "the label left is not the best");
+	if (back) {
+		x->label = back;
+		return;
+	}
+	x->label = fz_u32(f) | 1;	/* a new draw: not 0, not the best */
+	if (x->label == best)
+		x->label ^= 2;
+}
+
 /* dcc_plb_check_rehash() of tcp_plb.c, checked. */
 static void check_rehash(struct sim *x)
 {
@@ -81,6 +110,7 @@ static void check_rehash(struct sim *x)
 	bool idle = due_m && !x->packets_out;
 	bool along = due_m && x->packets_out &&
 		     x->s.ref_rounds >= x->c.rehash_rounds;
+	u32 depth = dcc_plb_depth(fz_u32_edge(f), fz_u32_edge(f));
 	enum dcc_plb_verdict v;
 
 	v = dcc_plb_check(&x->s, &x->c, x->packets_out, x->now, x->hz);
@@ -124,6 +154,8 @@ static void check_rehash(struct sim *x)
 	default:
 		FZ_CHECK(f, 0, "verdict %d", v);
 	}
+	if (v != DCC_PLB_NONE && v != DCC_PLB_PAUSED)
+		repath(x, depth);
 }
 
 /* An ACK: dcc_plb_link_ack(), then update_state and check_rehash. */
@@ -234,6 +266,9 @@ static void ev_rto(struct sim *x)
 	FZ_LOG(f, "rto now=%u rnd=%u -> pause_until %u left %u", x->now, rnd,
 	       x->s.pause_until, left);
 	FZ_CHECK(f, !x->s.consec_cong_rounds, "count kept over an RTO");
+	FZ_CHECK(f, !x->s.best_txhash && !(x->s.flags & DCC_PLB_F_BEST_MASK),
+		 "path memory kept over an RTO");
+	x->label = fz_u32(f) | 1;	/* tcp_write_timeout() rehashed */
 	if (!pause)
 		FZ_CHECK(f, !x->s.pause_until, "pause of 0 pauses");
 	else
@@ -265,6 +300,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	x.delivered_ce = fz_u32_edge(f);
 	x.now = fz_u32_edge(f);
 	x.ecn = fz_bool(f);
+	x.label = fz_u32(f) | 1;
 	dcc_plb_state_init(&x.s, x.delivered, x.delivered_ce);
 	check_state(&x);
 

@@ -1261,9 +1261,10 @@ def plb_run_extra(pre):
                            ("PlbRepathIdle", "PlbRepathForced",
                             "PlbRepathLong")
                            if k in c0 and k in c1 and c0[k] >= 0)
-        k = "TcpExtTcpTimeoutRehash"
-        if k in c0 and k in c1:
-            m["rto_rehash"] = c1[k] - c0[k]
+        for k, name in (("TcpExtTcpTimeoutRehash", "rto_rehash"),
+                        ("PlbRepathBack", "back")):
+            if k in c0 and k in c1 and c0[k] >= 0:
+                m[name] = c1[k] - c0[k]
     except (OSError, KeyError, ValueError):
         pass
     return m
@@ -1331,6 +1332,7 @@ class Plb(Scenario):
                 Col("first_a", "connections starting on A", 0),
                 Col("left_a", "connections ending on A", 0, "low"),
                 Col("repaths", "PLB repaths", 0),
+                Col("back", "of which back to the best label", 0),
                 Col("rto_rehash", "TCP timeout rehashes", 0)]
         t = Table("s6", self.title(rep), ccs, runs, cols)
         paths = ""
