@@ -416,7 +416,7 @@ static void swift_cong_control(DCC_CONG_CONTROL_ARGS)
 	a.floor_us = dcc_floor_sample(fslot, fl, fkey, prm->minrtt_win_us,
 				      a.has_delay ? a.delay_us : 0,
 				      a.ack_delayed,
-				      end_us ? swift_noise_lift_us(&ca->s, prm,
+				      end_us ? swift_floor_lift_us(&ca->s, prm,
 								   end_us) : 0,
 				      a.now_us, &raised);
 	a.floor_raised = raised & DCC_FLOOR_RAISED;

@@ -271,11 +271,10 @@ static inline bool dcc_floor_update(struct dcc_floor *f, u32 win_us,
  * The noise stopped (dcc_bd_end()): a floor taken while it lasted sits in
  * its low tail for the rest of its window, and counted from it without
  * the noise every quiet sample reads as queueing.  The floor is renewed
- * from the quiet sample delay_us, but raised by no more than lift_us,
- * what the noise lifted the core's base by (swift: swift_noise_lift_us()
- * of the width that stopped): at most to the noise's centre, and not at
- * all for noise the core's allowance held.  A sample taken under a queue
- * cannot raise it further than the noise already did.  Later samples
+ * from the quiet sample delay_us, but raised by no more than lift_us, the
+ * core's choice (swift: swift_floor_lift_us() of the width that stopped,
+ * to the noise's centre, and not at all for noise its allowance held).
+ * A sample taken under a queue cannot raise it past the noise's centre.  Later samples
  * lower it as usual, and it expires with its new stamp.  Returns true
  * when the floor changed (the caller then publishes it); the
  * connections' own minima follow it (swift_on_ack(), a->floor_raised).

@@ -236,13 +236,23 @@ static inline u32 swift_noise_excess_us(const struct swift_state *s,
 	return t < noise_us ? noise_us - (u32)t : 0;
 }
 
-/* The base's lift for noise noise_us wide (swift_set_base()). */
-static inline u32 swift_noise_lift_us(const struct swift_state *s,
+/*
+ * How far a destination's floor is raised when noise end_us wide stops
+ * (dcc_floor_raise(), from dcc_bd_end()): to the noise's centre, half its
+ * width above the floor, for noise that outgrew the allowance; not at all
+ * for noise the allowance held (and for a queue's own moves that read as
+ * noise: raising on those would ratchet the floor up with the queue).
+ * Not by the base's lift (swift_set_base()): the lift counts the width's
+ * excess over the allowance, while the floor sits in the noise's low tail,
+ * up to half the width (and more where the width reads low: noise kept in
+ * order) below the path; raised by the lift alone it stayed there and the
+ * quiet path after the noise ran at 0.89 of the link in the paced model.
+ */
+static inline u32 swift_floor_lift_us(const struct swift_state *s,
 				      const struct swift_params *p,
-				      u32 noise_us)
+				      u32 end_us)
 {
-	return dcc_min_u32(swift_noise_excess_us(s, p, noise_us),
-			   noise_us / 2);
+	return swift_noise_excess_us(s, p, end_us) ? end_us / 2 : 0;
 }
 
 static inline u32 swift_set_base(struct swift_state *s,
