@@ -220,8 +220,11 @@ static inline u32 swift_target_us(const struct swift_state *s,
  * noise's centre (which also scales the allowance as the path's delay
  * does), and the target by lift more, towards the noise's top.
  * swift_noise_excess_us() is e (0: the noise fits), for the allowance
- * scaled by s->base_rtt_us; swift_set_base() sets the base from min_us
- * and returns e.
+ * scaled by s->base_rtt_us (0 before the connection has a base: unscaled,
+ * its allowance read 127 us against the bed's 690, and a quiet path's
+ * noise ending at a new connection's first ACK raised the destination's
+ * floor, see swift_floor_lift_us()); swift_set_base() sets the base from
+ * min_us and returns e.
  */
 static inline u32 swift_noise_excess_us(const struct swift_state *s,
 					const struct swift_params *p,
@@ -230,7 +233,8 @@ static inline u32 swift_noise_excess_us(const struct swift_state *s,
 	u64 t = p->base_target_us + ((u64)s->hops * p->per_hop_ns) / 1000 +
 		p->fs_range_us;
 
-	if (!p->target_rel_minrtt || !noise_us)
+	/* No base yet (a connection's first sample): no allowance either. */
+	if (!p->target_rel_minrtt || !noise_us || !s->base_rtt_us)
 		return 0;
 	t = swift_scale(s, p, dcc_min_u64(t, DCC_U32_MAX));
 	return t < noise_us ? noise_us - (u32)t : 0;

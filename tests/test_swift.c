@@ -1001,6 +1001,31 @@ static void test_target_monotonic(void **state)
 }
 
 /*
+ * swift_floor_lift_us() on the VM bed's scale (base 275 us: an allowance
+ * of about 690 us): a quiet path's width (300 us) raises no floor, noise
+ * 1000 us wide raises it to its centre (500 us).  Nor before the
+ * connection has a base: at its first ACK the glue asks before
+ * swift_on_ack() sets one, and the allowance, unscaled, was 127 us: a
+ * quiet path's noise that ended there raised the floor (a J = 0 run of
+ * swift_noise.sh's bed counted SwiftNoiseEnded without any
+ * SwiftNoiseAboveTarget).
+ */
+static void test_floor_lift(void **state)
+{
+	struct swift_params p = default_params(true);
+	struct swift_state s;
+
+	(void)state;
+	init_state(&s, &p, 10 << DCC_FX_SHIFT, DEFAULT_HOPS, 0);
+	assert_int_equal(s.base_rtt_us, 0);
+	assert_int_equal(swift_floor_lift_us(&s, &p, 300), 0);
+	ack(&s, &p, 1000, 275, 1, 275);
+	assert_int_equal(s.base_rtt_us, 275);
+	assert_int_equal(swift_floor_lift_us(&s, &p, 300), 0);
+	assert_int_equal(swift_floor_lift_us(&s, &p, 1000), 500);
+}
+
+/*
  * Tolerance of fs(c): the result is truncated to whole microseconds, and
  * each fixed-point 1/sqrt(x) is above the real one by < 2^16 / x + 1 fx
  * units (the root is truncated, see test_fixed.c), which the span turns
@@ -3213,6 +3238,7 @@ int main(void)
 		cmocka_unit_test(test_target_monotonic),
 		cmocka_unit_test(test_flow_scaling),
 		cmocka_unit_test(test_target_rel_minrtt),
+		cmocka_unit_test(test_floor_lift),
 		cmocka_unit_test(test_fractional_pacing),
 		cmocka_unit_test(test_pacing_rtt),
 		cmocka_unit_test(test_rto),
