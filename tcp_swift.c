@@ -134,7 +134,7 @@ static struct dcc_floor swift_floors[DCC_FLOOR_SLOTS];
  * target counts from must be the same for every connection to the
  * destination, or flow scaling no longer shares the queue fairly (the
  * socket's area is full in any case).  A table of slots indexed like the
- * floors' (16 KB); a slot holds one destination's estimate at a time, and
+ * floors' (20 KB); a slot holds one destination's estimate at a time, and
  * a destination that takes a slot over starts from no noise.  Every
  * connection to the destination feeds its samples in, in the order they
  * come; updates race without a lock, and a lost or torn update costs a
@@ -416,7 +416,7 @@ static void swift_cong_control(DCC_CONG_CONTROL_ARGS)
 	a.floor_us = dcc_floor_sample(fslot, fl, fkey, prm->minrtt_win_us,
 				      a.has_delay ? a.delay_us : 0,
 				      a.ack_delayed,
-				      end_us ? swift_noise_lift_us(&ca->s, prm,
+				      end_us ? swift_floor_lift_us(&ca->s, prm,
 								   end_us) : 0,
 				      a.now_us, &raised);
 	a.floor_raised = raised & DCC_FLOOR_RAISED;

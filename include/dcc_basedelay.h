@@ -64,6 +64,25 @@
  * deviation: 2.02 J for uniform noise in +-J (its whole width 2 J),
  * 3.5 sd for Gaussian noise (its 4th to 96th percentile).
  *
+ * Noise is what goes on, not what happens once.  A host that stops for a
+ * millisecond or two (a virtual machine's vCPU busy elsewhere) holds the
+ * ACKs in flight and lets those of segments sent after it through, so a
+ * quiet path's samples swing by the pause's length in alternation, a
+ * handful of times: unclipped, one product of such changes is the square
+ * of the pause, and six samples took the estimate from 4000 to 62000
+ * us^2 (a width of 871 us; the VM bed's allowance is 690), on some runs
+ * of a quiet path and not others, as the pause happened to fall.  So each
+ * change is clipped to DCC_BD_CLIP_MUL (3) times the mean absolute change
+ * (its own exponentially weighted mean, gain 1/64, of the changes as they
+ * come) plus 16 us before it is used: a pause moves that mean by a few
+ * percent and its changes count as about three ordinary ones, while
+ * noise that goes on sets the mean itself and is hardly clipped (uniform
+ * noise of 50-500 us, independent or kept in order: the width within 2 %
+ * of the unclipped one, 80 % of it reached within 110 samples of the
+ * noise's start, 95 before).  The clip does not follow the estimate: a
+ * clip of a multiple of the estimated deviation could hold the estimate
+ * at 0 under noise that started while it was small.
+ *
  * The path's base delay is at most the windowed minimum plus half the
  * width (dcc_bd_base_us()): the noise's centre, the path's delay without
  * it.  The minimum stays the one the caller keeps (its window, its
@@ -83,6 +102,10 @@
 
 #define DCC_BD_CHG_MAX		32767		/* |change| used, us */
 #define DCC_BD_GAIN_SHIFT	6		/* EWMA gain 1/64 */
+#define DCC_BD_DEV_SHIFT	4		/* dev in 1/16 us */
+#define DCC_BD_DEV_MAX_US	4095		/* |change| dev follows, us */
+#define DCC_BD_CLIP_MUL		3		/* changes used: within 3 dev */
+#define DCC_BD_CLIP_MIN_US	16		/* ... plus 16 us */
 #define DCC_BD_PEAK_SHIFT	10		/* envelope's decay 1/1024 */
 /* Width (peak to peak) = DCC_BD_WIDTH_NUM / DCC_BD_WIDTH_DEN x deviation. */
 #define DCC_BD_WIDTH_NUM	7
@@ -95,11 +118,30 @@ struct dcc_bd {
 	s16 chg2;		/* the change before that */
 	u16 var;		/* noise variance (lower bound), us^2 */
 	u16 peak;		/* its upper envelope (dcc_bd_end()) */
+	u16 dev;		/* mean |change|, 1/16 us (the clip's scale) */
 };
 
 static inline s32 dcc_bd_clamp_chg(s64 v)
 {
 	return (s32)dcc_clamp_sym_s64(v, DCC_BD_CHG_MAX);
+}
+
+/*
+ * The change used from a change chg, us: clipped to DCC_BD_CLIP_MUL mean
+ * changes (plus DCC_BD_CLIP_MIN_US), the mean then following |chg|.  The
+ * mean is of the changes as they come, so it does not shrink with the
+ * clip (a clip that followed the estimate itself could hold it at 0).
+ */
+static inline s32 dcc_bd_clip_chg(struct dcc_bd *bd, s32 chg)
+{
+	s32 lim = DCC_BD_CLIP_MUL * (s32)(bd->dev >> DCC_BD_DEV_SHIFT) +
+		  DCC_BD_CLIP_MIN_US;
+	s32 a = (s32)dcc_min_u32(chg < 0 ? -chg : chg, DCC_BD_DEV_MAX_US);
+	s32 d = bd->dev;
+
+	d += ((a << DCC_BD_DEV_SHIFT) - d) / (1 << DCC_BD_GAIN_SHIFT);
+	bd->dev = (u16)d;
+	return chg > lim ? lim : chg < -lim ? -lim : chg;
 }
 
 /* Fold one delay sample (us; 0 is no sample) into the estimate. */
@@ -114,7 +156,8 @@ static inline void dcc_bd_sample(struct dcc_bd *bd, u32 us)
 		bd->prev_us = us;
 		return;
 	}
-	chg = dcc_bd_clamp_chg((s64)us - (s64)bd->prev_us);
+	chg = dcc_bd_clip_chg(bd, dcc_bd_clamp_chg((s64)us -
+						   (s64)bd->prev_us));
 	bd->prev_us = us;
 	/* |x| < 2^15: |product| < 2^31. */
 	x = -(s64)chg * ((s32)bd->chg1 + bd->chg2);
@@ -228,11 +271,10 @@ static inline bool dcc_floor_update(struct dcc_floor *f, u32 win_us,
  * The noise stopped (dcc_bd_end()): a floor taken while it lasted sits in
  * its low tail for the rest of its window, and counted from it without
  * the noise every quiet sample reads as queueing.  The floor is renewed
- * from the quiet sample delay_us, but raised by no more than lift_us,
- * what the noise lifted the core's base by (swift: swift_noise_lift_us()
- * of the width that stopped): at most to the noise's centre, and not at
- * all for noise the core's allowance held.  A sample taken under a queue
- * cannot raise it further than the noise already did.  Later samples
+ * from the quiet sample delay_us, but raised by no more than lift_us, the
+ * core's choice (swift: swift_floor_lift_us() of the width that stopped,
+ * to the noise's centre, and not at all for noise its allowance held).
+ * A sample taken under a queue cannot raise it past the noise's centre.  Later samples
  * lower it as usual, and it expires with its new stamp.  Returns true
  * when the floor changed (the caller then publishes it); the
  * connections' own minima follow it (swift_on_ack(), a->floor_raised).

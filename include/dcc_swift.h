@@ -220,8 +220,11 @@ static inline u32 swift_target_us(const struct swift_state *s,
  * noise's centre (which also scales the allowance as the path's delay
  * does), and the target by lift more, towards the noise's top.
  * swift_noise_excess_us() is e (0: the noise fits), for the allowance
- * scaled by s->base_rtt_us; swift_set_base() sets the base from min_us
- * and returns e.
+ * scaled by s->base_rtt_us (0 before the connection has a base: unscaled,
+ * its allowance read 127 us against the bed's 690, and a quiet path's
+ * noise ending at a new connection's first ACK raised the destination's
+ * floor, see swift_floor_lift_us()); swift_set_base() sets the base from
+ * min_us and returns e.
  */
 static inline u32 swift_noise_excess_us(const struct swift_state *s,
 					const struct swift_params *p,
@@ -230,19 +233,30 @@ static inline u32 swift_noise_excess_us(const struct swift_state *s,
 	u64 t = p->base_target_us + ((u64)s->hops * p->per_hop_ns) / 1000 +
 		p->fs_range_us;
 
-	if (!p->target_rel_minrtt || !noise_us)
+	/* No base yet (a connection's first sample): no allowance either. */
+	if (!p->target_rel_minrtt || !noise_us || !s->base_rtt_us)
 		return 0;
 	t = swift_scale(s, p, dcc_min_u64(t, DCC_U32_MAX));
 	return t < noise_us ? noise_us - (u32)t : 0;
 }
 
-/* The base's lift for noise noise_us wide (swift_set_base()). */
-static inline u32 swift_noise_lift_us(const struct swift_state *s,
+/*
+ * How far a destination's floor is raised when noise end_us wide stops
+ * (dcc_floor_raise(), from dcc_bd_end()): to the noise's centre, half its
+ * width above the floor, for noise that outgrew the allowance; not at all
+ * for noise the allowance held (and for a queue's own moves that read as
+ * noise: raising on those would ratchet the floor up with the queue).
+ * Not by the base's lift (swift_set_base()): the lift counts the width's
+ * excess over the allowance, while the floor sits in the noise's low tail,
+ * up to half the width (and more where the width reads low: noise kept in
+ * order) below the path; raised by the lift alone it stayed there and the
+ * quiet path after the noise ran at 0.89 of the link in the paced model.
+ */
+static inline u32 swift_floor_lift_us(const struct swift_state *s,
 				      const struct swift_params *p,
-				      u32 noise_us)
+				      u32 end_us)
 {
-	return dcc_min_u32(swift_noise_excess_us(s, p, noise_us),
-			   noise_us / 2);
+	return swift_noise_excess_us(s, p, end_us) ? end_us / 2 : 0;
 }
 
 static inline u32 swift_set_base(struct swift_state *s,

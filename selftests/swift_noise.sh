@@ -60,14 +60,13 @@ ended() { mod_stat "$NS_CLI" tcp_swift_stat SwiftNoiseEnded; }
 
 read -r g0 p0 jain0 <<< "$(jitter_run 0 ack)"
 log "swift, no jitter: ${g0} Mbit/s, RTT p99 ${p0} us, Jain $jain0"
-log "J=0 counters: noisy=$(noisy) ended=$(ended)"
-# Reported, not asserted: on some boots the estimator reads the quiet
-# queue's own swings as noise (CI of 1d51618: 4 connections lifted, one
-# noise end, goodput 95.7 Mbit/s and RTT p99 1.32 ms unharmed; other
-# boots 0 and 0).  A known false positive (issue 25), not a pass.
+# A host pause (the VM's vCPU busy for 1-2 ms) swings a quiet path's
+# samples by its length a few times; before the estimate clipped the
+# changes (include/dcc_basedelay.h) such a pause read as noise on some
+# boots: 4 connections counted and one noise end.
 z_noisy=$(noisy) z_ended=$(ended)
-target 25 "no SwiftNoiseAboveTarget without jitter" "$z_noisy == 0"
-target 25 "no SwiftNoiseEnded without jitter" "$z_ended == 0"
+expect "no SwiftNoiseAboveTarget without jitter ($z_noisy)" "$z_noisy == 0"
+expect "no SwiftNoiseEnded without jitter ($z_ended)" "$z_ended == 0"
 
 for cell in 100:ack 200:ack 200:data; do
 	j=${cell%%:*} path=${cell#*:}

@@ -336,7 +336,7 @@ static void ev_ack(struct sim *x, struct conn *c)
 			end_us = fz_u32_edge(f);
 		if (end_us)
 			dcc_floor_raise(&x->floor, a.delay_us,
-					swift_noise_lift_us(&c->s, &x->p,
+					swift_floor_lift_us(&c->s, &x->p,
 							    end_us),
 					a.now_us);
 	}
