@@ -108,14 +108,9 @@ enum dcqcn_stage {
 	DCQCN_STAGE_LOSS,	/* loss cut (dcqcn_loss_cut) */
 };
 
-/*
- * Reaction-point echo decoding: the ECE level of the previous ACK; and
- * whether a notification has cut the rate yet (dcqcn_on_cnp(), for
- * dcqcn_hai_step()).  Bits: the socket's private area has no room left.
- */
+/* Reaction-point echo decoding: the ECE level of the previous ACK. */
 struct dcqcn_rp_echo {
-	u8 ece:1;
-	u8 notified:1;
+	u8 ece;
 };
 
 /* The loss window: 10 fractional bits (1/1024 packet). */
@@ -400,37 +395,6 @@ static inline void dcqcn_toward_target(struct dcqcn_state *s,
 }
 
 /*
- * The step hyper increase adds to R_T (step: i R_HAI): where the feedback
- * loop is longer than the timer (cut_hold_us > timer_us, see
- * dcqcn_params_for()) and once a notification has cut the rate
- * (echo.notified), no more than an additive step (R_AI), so that on a
- * path that marks R_T grows past the rate that drew the last notification
- * (a cut sets R_T to it) at additive increase's pace.
- *
- * In the paper's fabric the feedback loop takes a few microseconds and
- * the 55 us timer spaces hyper increase's steps wider than it: each step
- * shows in the queue before the next, and nothing changes there.  With
- * the timer at RTT / 2(F + 1), twelve steps come per RTT, and through a
- * queue that marks late (a token bucket's burst, RED's averaged queue, an
- * RTT swollen by the queue) a step i R_HAI that grows with every event
- * keeps adding rate for the whole delay.  Traced on the bed's RED-ECN
- * queue (4 flows, 100 Mbit/s): a flow went from 33 to 104 Mbit/s in 9 ms
- * of hyper increase (the additive stage before it, 20 to 33 in 15 ms),
- * the first notification came 13 ms after the four crossed the link rate
- * and the queue reached 12 ms.  A connection never notified (a path that
- * only drops) keeps the paper's hyper increase after its loss cuts.
- */
-static inline u64 dcqcn_hai_step(const struct dcqcn_state *s,
-				 const struct dcqcn_params *p, u64 step)
-{
-	step = dcc_min_u64(step, DCQCN_RATE_LIMIT);
-	if (!s->echo.notified || p->cut_hold_us <= p->timer_us)
-		return step;
-	return dcc_min_u64(step, dcc_min_u64(p->ai_bytes_ps,
-					     DCQCN_RATE_LIMIT));
-}
-
-/*
  * One increase event, after T or BC was counted: the stage from the two
  * counts, then the rate update.  Returns the stage.
  */
@@ -448,7 +412,7 @@ static inline enum dcqcn_stage dcqcn_increase(struct dcqcn_state *s,
 		/* i grows with the time spent in hyper increase. */
 		step = dcc_min_u64(p->hai_bytes_ps, DCQCN_RATE_LIMIT) *
 		       dcc_min_u32(lo - f, DCQCN_HAI_I_LIMIT);
-		s->rate_t_bytes_ps += dcqcn_hai_step(s, p, step);
+		s->rate_t_bytes_ps += dcc_min_u64(step, DCQCN_RATE_LIMIT);
 		s->stage = DCQCN_STAGE_HAI;
 	} else {
 		s->rate_t_bytes_ps += dcc_min_u64(p->ai_bytes_ps,
@@ -759,7 +723,6 @@ static inline void dcqcn_on_cnp(struct dcqcn_state *s,
 	/* rc <= 2^40 and alpha <= 2^16: the product fits easily. */
 	cut = (rc * dcqcn_fx1(s->alpha_fx)) >> (DCC_FX_SHIFT + 1);
 	s->rate_t_bytes_ps = rc;
-	s->echo.notified = 1;
 	s->rate_c_bytes_ps = dcqcn_clamp_rate(p, rc - cut);
 	s->alpha_fx = dcqcn_alpha_raised(p, s->alpha_fx);
 	s->alpha_stamp_us = now_us;

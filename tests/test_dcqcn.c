@@ -1086,71 +1086,6 @@ static void test_cut_held(void **state)
 }
 
 /*
- * Hyper increase on a path that marks, with the timer shorter than the RTT
- * (the relative defaults: 12 events per RTT): after a notification's cut
- * R_T grows by at most R_AI per event, hyper stage included; the bed's
- * RED-ECN queue, traced, saw a flow go from 33 to 104 Mbit/s in 9 ms of
- * hyper increase (i R_HAI growing every event) before the first mark came
- * back.  A connection never notified (a loss cut only) keeps the paper's
- * growing hyper step; so does the paper's fabric (test_stages_both).
- */
-static void run_hai(const struct dcqcn_params *p, bool notified,
-		    u64 *max_gain, u64 *last_gain, u32 *hai)
-{
-	struct dcqcn_state s;
-	struct dcqcn_events ev = { 0 };
-	u64 now = 1000000;
-	unsigned int k;
-
-	dcqcn_state_init(&s, p, 1250000, now);	/* 10 Mbit/s */
-	if (notified)
-		dcqcn_on_cnp(&s, p, now, NULL);
-	else
-		dcqcn_loss_cut(&s, p, now, NULL);
-	*max_gain = 0;
-	for (k = 0; k < 200; k++) {
-		u64 rt = s.rate_t_bytes_ps;
-
-		/* One timer event and one byte-counter event per call. */
-		now += p->timer_us;
-		dcqcn_on_bytes(&s, p, p->byte_counter_bytes, now, &ev);
-		*last_gain = s.rate_t_bytes_ps - rt;
-		if (*last_gain > *max_gain)
-			*max_gain = *last_gain;
-	}
-	*hai = ev.hai;
-}
-
-static void test_hai_after_notification(void **state)
-{
-	struct dcqcn_params t = ref_params(), p;
-	u64 max_gain, last_gain;
-	const u32 rtt = 2400;
-	u32 hai;
-
-	(void)state;
-	t.ai_bytes_ps = 0;
-	t.hai_bytes_ps = 0;
-	t.byte_counter_bytes = 0;
-	dcqcn_params_for(&p, &t, LINE_10G, rtt, 1500);
-	assert_true(p.cut_hold_us > p.timer_us);
-	assert_true(p.hai_bytes_ps > p.ai_bytes_ps);
-	run_hai(&p, true, &max_gain, &last_gain, &hai);
-	assert_true(hai > 100);			/* the stage is reached */
-	assert_true(max_gain <= 2 * p.ai_bytes_ps);
-	assert_true(last_gain > 0);		/* and still adds */
-	/* Never notified: the paper's growing step. */
-	run_hai(&p, false, &max_gain, &last_gain, &hai);
-	assert_true(hai > 100);
-	assert_true(max_gain > 10 * p.hai_bytes_ps);
-	/* The paper's fabric (no hold beyond the timer): unchanged. */
-	t = ref_params();
-	run_hai(&t, true, &max_gain, &last_gain, &hai);
-	assert_true(hai > 0);			/* then the line rate */
-	assert_true(max_gain > 5 * t.hai_bytes_ps);
-}
-
-/*
  * A delivery-rate sample is a rate over at least the smoothed RTT.  The
  * bed's trace: a flow paced at 14 Mbit/s through a 100 Mbit/s link, its
  * receiver releasing held ACKs in a bunch, read 11 packets delivered
@@ -1295,7 +1230,6 @@ int main(void)
 		cmocka_unit_test(test_settle_lead),
 		cmocka_unit_test(test_quantized_achieved),
 		cmocka_unit_test(test_cut_held),
-		cmocka_unit_test(test_hai_after_notification),
 		cmocka_unit_test(test_delivery_rate),
 		cmocka_unit_test(test_recovery_cwnd),
 	};
