@@ -46,7 +46,7 @@ enum {
 };
 
 static const struct fz_param swift_tab[P_NUM] = {
-	[P_AI]		= { "ai_mpkt", 1, 1000000, 1000 },
+	[P_AI]		= { "ai_mpkt", 1, 1000000, 250 },
 	[P_BETA]	= { "md_beta_permille", 1, 1000, 800 },
 	[P_MAX_MDF]	= { "max_mdf_permille", 1, 999, 500 },
 	[P_MIN_CWND]	= { "min_cwnd_mpkt", 1, 1000000, 1 },
