@@ -71,6 +71,7 @@ enum plb_mib_field {
 	PLB_MIB_CONG_ROUNDS,	/* ... that were congested */
 	PLB_MIB_REPATH_IDLE,	/* repaths while idle */
 	PLB_MIB_REPATH_FORCED,	/* repaths after rehash_rounds */
+	PLB_MIB_REPATH_LONG,	/* repaths after long congested rounds */
 	PLB_MIB_REPATH_PAUSED,	/* repaths due but held by a pause */
 	PLB_MIB_REPATH_SKIPPED,	/* due, socket refuses a rehash */
 	PLB_MIB_RTO_PAUSE,	/* retransmit timeouts that paused PLB */
@@ -82,6 +83,7 @@ static const char * const plb_mib_names[PLB_MIB_MAX] = {
 	[PLB_MIB_CONG_ROUNDS]		= "PlbCongestedRounds",
 	[PLB_MIB_REPATH_IDLE]		= "PlbRepathIdle",
 	[PLB_MIB_REPATH_FORCED]		= "PlbRepathForced",
+	[PLB_MIB_REPATH_LONG]		= "PlbRepathLong",
 	[PLB_MIB_REPATH_PAUSED]		= "PlbRepathPaused",
 	[PLB_MIB_REPATH_SKIPPED]	= "PlbRepathSkipped",
 	[PLB_MIB_RTO_PAUSE]		= "PlbRtoPause",
@@ -118,10 +120,11 @@ void dcc_plb_update_state(const struct sock *sk, struct dcc_plb_state *st,
 {
 	struct dcc_plb_conf c;
 
-	if (!plb_enabled(sk) || ratio < 0)
+	if (!plb_enabled(sk))
 		return;
 	plb_conf(sk, &c);
-	plb_count(sk, PLB_MIB_ROUNDS);
+	if (ratio >= 0)
+		plb_count(sk, PLB_MIB_ROUNDS);
 	if (dcc_plb_update(st, &c, ratio))
 		plb_count(sk, PLB_MIB_CONG_ROUNDS);
 }
@@ -169,6 +172,9 @@ void dcc_plb_check_rehash(struct sock *sk, struct dcc_plb_state *st)
 	if (v == DCC_PLB_REPATH_IDLE) {
 		plb_count(sk, PLB_MIB_REPATH_IDLE);
 		trace_plb_repath(sk, PLB_E_IDLE, old, sk->sk_txhash, 0);
+	} else if (v == DCC_PLB_REPATH_LONG) {
+		plb_count(sk, PLB_MIB_REPATH_LONG);
+		trace_plb_repath(sk, PLB_E_LONG, old, sk->sk_txhash, 0);
 	} else {
 		plb_count(sk, PLB_MIB_REPATH_FORCED);
 		trace_plb_repath(sk, PLB_E_FORCED, old, sk->sk_txhash, 0);

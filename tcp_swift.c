@@ -448,10 +448,12 @@ static void swift_cong_control(DCC_CONG_CONTROL_ARGS)
 	}
 	/*
 	 * PLB's delay signal: the fraction of the round's samples at or
-	 * above the fabric target (a delayed ACK's less its allowance).
+	 * above the fabric target (a delayed ACK's less its allowance);
+	 * the rounds are measured against that target.
 	 */
 	has_sample = swift_plb_sample(&ca->s, &a, &above);
-	dcc_plb_link_ack(sk, &ca->plb, rs, has_sample, above);
+	dcc_plb_link_ack(sk, &ca->plb, rs, has_sample, above,
+			 ca->s.last_delay_us, ca->s.last_target_us);
 	swift_apply(sk, prm, rs, inet_csk(sk)->icsk_ca_state);
 	rcu_read_unlock();
 }

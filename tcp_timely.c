@@ -73,7 +73,7 @@ DCC_PARAM_UINT(min_rate_kbps, 1000, 1, 1000000000, NULL, &timely_pb,
 	       "rate floor (the rate is never 0), in kbit/s");
 DCC_PARAM_UINT(start_rate_permille, 100, 1, 1000, NULL, NULL,
 	       "rate of a new connection, in 1/1000 of the rate ceiling");
-DCC_PARAM_UINT(segment_bytes, 16384, 1, 16777216, NULL, NULL,
+DCC_PARAM_UINT(segment_bytes, 16384, 1, 16777216, NULL, &timely_pb,
 	       "bytes acked per completion event (rate update), in bytes");
 DCC_PARAM_UINT(rtt_min_filter, 1, 0, 1, NULL, NULL,
 	       "0: a completion's RTT is its last ACK's sample (paper); 1: the smallest sample in the completion");
@@ -142,6 +142,7 @@ static int timely_params_build(struct timely_params *p)
 	p->min_rate_bytes_ps = (u64)min_rate_kbps * 1000 / 8;
 	p->calibrate = calibrate;
 	p->base_win_us = base_win_ms * 1000U;
+	p->segment_bytes = segment_bytes;
 	p->lr.cap_bytes_ps = p->max_rate_bytes_ps;
 	p->lr.init_bytes_ps = p->max_rate_bytes_ps;
 	p->lr.floor_bytes_ps = p->min_rate_bytes_ps;
@@ -432,6 +433,7 @@ static void timely_cong_control(DCC_CONG_CONTROL_ARGS)
 	};
 	u32 acked, seg = READ_ONCE(segment_bytes), rtt, n, k, floor;
 	bool plb_sample = false, plb_above = false;
+	u32 plb_rtt = 0;
 	const struct timely_params *g;
 	struct timely_params e;
 	struct dcc_ts_split sp;
@@ -492,6 +494,7 @@ static void timely_cong_control(DCC_CONG_CONTROL_ARGS)
 	 */
 	plb_sample = true;
 	plb_above = rtt > e.t_high_us;
+	plb_rtt = rtt;
 	if (READ_ONCE(rtt_min_filter) && ca->s.seg_min_rtt_us)
 		rtt = min_t(u32, rtt, ca->s.seg_min_rtt_us);
 	ca->s.seg_min_rtt_us = min_t(u32, rtt, TIMELY_SEG_MIN_MAX_US);
@@ -506,7 +509,9 @@ static void timely_cong_control(DCC_CONG_CONTROL_ARGS)
 	timely_effective(g, &ca->s, &e);
 apply:
 	rcu_read_unlock();
-	dcc_plb_link_ack(sk, &ca->plb, rs, plb_sample, plb_above);
+	/* PLB measures rounds against T_high, the line it judges by. */
+	dcc_plb_link_ack(sk, &ca->plb, rs, plb_sample, plb_above, plb_rtt,
+			 e.t_high_us);
 	timely_apply(sk, &e, rs);
 }
 

@@ -99,11 +99,7 @@ struct dcc_bd {
 
 static inline s32 dcc_bd_clamp_chg(s64 v)
 {
-	if (v > DCC_BD_CHG_MAX)
-		return DCC_BD_CHG_MAX;
-	if (v < -DCC_BD_CHG_MAX)
-		return -DCC_BD_CHG_MAX;
-	return (s32)v;
+	return (s32)dcc_clamp_sym_s64(v, DCC_BD_CHG_MAX);
 }
 
 /* Fold one delay sample (us; 0 is no sample) into the estimate. */

@@ -59,6 +59,16 @@ static inline u32 dcc_clamp_u32(u32 v, u32 lo, u32 hi)
 	return dcc_min_u32(dcc_max_u32(v, lo), hi);
 }
 
+/* v clamped to [-lim, lim] (lim >= 0). */
+static inline s64 dcc_clamp_sym_s64(s64 v, s64 lim)
+{
+	if (v > lim)
+		return lim;
+	if (v < -lim)
+		return -lim;
+	return v;
+}
+
 static inline u64 dcc_min_u64(u64 a, u64 b)
 {
 	return a < b ? a : b;

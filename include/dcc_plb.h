@@ -10,13 +10,30 @@
  * 6.2+'s tcp_plb_* (which this deliberately does not share names with).
  *
  * Per round (one RTT) the congestion control reports the congested
- * fraction of the round, in 1/256 (DCC_PLB_SCALE).  A round with a
- * fraction >= cong_thresh is congested; consec_cong_rounds counts them in
- * a row (saturating at rehash_rounds).  A repath is due when
+ * fraction of the round, in 1/256 (DCC_PLB_SCALE), and how long the round
+ * was against the round trip it aims at: round_weight, its shortest
+ * delay sample in reference rounds (the congestion control's target).
+ * A round with a fraction >= cong_thresh is congested; consec_cong_rounds
+ * counts them in a row (saturating at rehash_rounds), and ref_rounds adds
+ * up their weights.  A repath is due when
  *	consec_cong_rounds >= rehash_rounds			(forced), or
  *	idle_rehash_rounds && nothing in flight &&
- *	consec_cong_rounds >= idle_rehash_rounds		(idle),
+ *	consec_cong_rounds >= idle_rehash_rounds		(idle), or
+ *	idle_rehash_rounds && consec_cong_rounds >= idle_rehash_rounds &&
+ *	ref_rounds >= rehash_rounds				(long),
  * unless a retransmit timeout paused repathing for [S, 2S) seconds.
+ *
+ * The long rule: rehash_rounds bounds how long PLB lets a connection
+ * endure congestion, in round trips, and the paper's round trips are the
+ * fabric's, near the target.  Behind another sender's standing queue a
+ * round lasts the queue (tens of ms against a target under 2 ms), and a
+ * connection cut to its floor and paced has packets in flight at every
+ * moment: it waited rehash_rounds of those rounds, most of a second.  It
+ * now repaths once the congested rounds have lasted rehash_rounds target
+ * round trips, after idle_rehash_rounds of them at least (the time PLB
+ * gives the congestion control to answer).  A connection whose rounds
+ * last about its target (weight 1: a queue at the target, a quiet path)
+ * is unchanged (Documentation/plb.rst, "The long rule").
  *
  * Times are u32 jiffies that wrap; pause_until == 0 means "not paused".
  */
@@ -40,9 +57,10 @@ struct dcc_plb_conf {
 
 /*
  * Per connection, inside the congestion control's private area (20
- * bytes): the congestion count, the pause, and what the current round has
- * seen so far: its delay samples (how many, how many above the target)
- * and the delivered and CE-marked packet counts at its start.
+ * bytes): the congestion count and the reference rounds it lasted, the
+ * pause, and what the current round has seen so far: its delay samples
+ * (how many, how many above the target) and the delivered and CE-marked
+ * packet counts at its start.
  */
 struct dcc_plb_state {
 	u32 pause_until;		/* jiffies; 0: not paused */
@@ -52,9 +70,16 @@ struct dcc_plb_state {
 	u16 cong_samples;		/* ... above the target */
 	u8 consec_cong_rounds;		/* congested rounds in a row */
 	u8 flags;			/* DCC_PLB_F_* */
+	u8 round_weight;		/* this round's length in reference
+					 * rounds (0: no sample, counts 1)
+					 */
+	u8 ref_rounds;			/* weights of the congested rounds
+					 * in a row (saturating)
+					 */
 };
 
 #define DCC_PLB_F_CE_SEEN	0x01	/* the path marked CE at least once */
+#define DCC_PLB_MAX_WEIGHT	255	/* round_weight, ref_rounds */
 
 /*
  * The interface between tcp_plb.ko and the congestion controls that call
@@ -65,10 +90,11 @@ struct dcc_plb_state {
  * checks this version and the two sizes itself before it uses anything.
  * Bump DCC_PLB_ABI_VERSION on any change of either structure or of what a
  * field means (tests/test_plb.c pins the layout of this version).
- * Version 1 was the unversioned object (owner pointer first).
+ * Version 1 was the unversioned object (owner pointer first); version 3
+ * added round_weight and ref_rounds.
  */
 #define DCC_PLB_ABI_MAGIC	0x31424c50u	/* "PLB1" in memory */
-#define DCC_PLB_ABI_VERSION	2u
+#define DCC_PLB_ABI_VERSION	3u
 
 /* Decision of dcc_plb_check(). */
 enum dcc_plb_verdict {
@@ -76,6 +102,9 @@ enum dcc_plb_verdict {
 	DCC_PLB_PAUSED,		/* due, but paused after an RTO */
 	DCC_PLB_REPATH_IDLE,	/* repath now: congested, nothing in flight */
 	DCC_PLB_REPATH_FORCED,	/* repath now: sustained congestion */
+	DCC_PLB_REPATH_LONG,	/* repath now: congested rounds that lasted
+				 * rehash_rounds reference rounds
+				 */
 };
 
 /* Start at delivered/delivered_ce (the connection's counts now). */
@@ -89,6 +118,8 @@ static inline void dcc_plb_state_init(struct dcc_plb_state *s, u32 delivered,
 	s->cong_samples = 0;
 	s->consec_cong_rounds = 0;
 	s->flags = 0;
+	s->round_weight = 0;
+	s->ref_rounds = 0;
 }
 
 /* Count one delay sample of the current round (saturating). */
@@ -98,6 +129,24 @@ static inline void dcc_plb_sample(struct dcc_plb_state *s, bool congested)
 		return;
 	s->samples++;
 	s->cong_samples += congested;
+}
+
+/*
+ * The same sample's length in reference rounds: delay_us (what the
+ * congestion control judged) over ref_us (what it judged it against, its
+ * target RTT), rounded down, 1 to DCC_PLB_MAX_WEIGHT (1 without either).
+ * The round's weight is its shortest sample's: a delayed ACK or a burst
+ * of host noise does not lengthen it.
+ */
+static inline void dcc_plb_sample_len(struct dcc_plb_state *s, u32 delay_us,
+				      u32 ref_us)
+{
+	u32 w = 1;
+
+	if (delay_us && ref_us)
+		w = dcc_clamp_u32(delay_us / ref_us, 1, DCC_PLB_MAX_WEIGHT);
+	if (!s->round_weight || w < s->round_weight)
+		s->round_weight = (u8)w;
 }
 
 /*
@@ -144,21 +193,29 @@ static inline bool dcc_plb_round_end(struct dcc_plb_state *s,
 }
 
 /*
- * Once per round: count congested rounds in a row.  ratio < 0 (no signal)
- * leaves the count alone.  Returns true if the round counted as congested.
+ * Once per round, after dcc_plb_round_end(): count congested rounds in a
+ * row, and add up their weights (dcc_plb_sample_len()); the next round's
+ * weight starts over.  ratio < 0 (no signal) leaves the count alone.
+ * Returns true if the round counted as congested.
  */
 static inline bool dcc_plb_update(struct dcc_plb_state *s,
 				  const struct dcc_plb_conf *c, int ratio)
 {
+	u32 w = dcc_max_u32(s->round_weight, 1);
+
+	s->round_weight = 0;
 	if (ratio < 0)
 		return false;
 	if ((u32)ratio < c->cong_thresh) {
 		s->consec_cong_rounds = 0;
+		s->ref_rounds = 0;
 		return false;
 	}
 	if (s->consec_cong_rounds < dcc_min_u32(c->rehash_rounds,
 						DCC_PLB_MAX_ROUNDS))
 		s->consec_cong_rounds++;
+	s->ref_rounds = (u8)dcc_min_u32((u32)s->ref_rounds + w,
+					DCC_PLB_MAX_WEIGHT);
 	return true;
 }
 
@@ -175,13 +232,15 @@ static inline enum dcc_plb_verdict dcc_plb_check(struct dcc_plb_state *s,
 						 u32 packets_out, u32 now,
 						 u32 hz)
 {
-	bool forced, idle;
+	bool forced, idle, along;
 	u32 max_pause;
 
 	forced = s->consec_cong_rounds >= c->rehash_rounds;
-	idle = c->idle_rehash_rounds && !packets_out &&
+	idle = c->idle_rehash_rounds &&
 	       s->consec_cong_rounds >= c->idle_rehash_rounds;
-	if (!forced && !idle)
+	along = idle && packets_out && s->ref_rounds >= c->rehash_rounds;
+	idle = idle && !packets_out;
+	if (!forced && !idle && !along)
 		return DCC_PLB_NONE;
 
 	max_pause = 2 * dcc_min_u32(c->suspend_rto_sec,
@@ -194,7 +253,10 @@ static inline enum dcc_plb_verdict dcc_plb_check(struct dcc_plb_state *s,
 		return DCC_PLB_PAUSED;
 
 	s->consec_cong_rounds = 0;
-	return forced ? DCC_PLB_REPATH_FORCED : DCC_PLB_REPATH_IDLE;
+	s->ref_rounds = 0;
+	if (forced)
+		return DCC_PLB_REPATH_FORCED;
+	return idle ? DCC_PLB_REPATH_IDLE : DCC_PLB_REPATH_LONG;
 }
 
 /*
@@ -212,6 +274,7 @@ static inline void dcc_plb_on_rto(struct dcc_plb_state *s,
 				DCC_PLB_MAX_SUSPEND_SEC) * hz;
 
 	s->consec_cong_rounds = 0;
+	s->ref_rounds = 0;
 	if (!pause) {
 		s->pause_until = 0;
 		return;

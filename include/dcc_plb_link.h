@@ -29,10 +29,13 @@
  *	struct my_ca { ...; struct dcc_plb_link plb; };
  *	init:		dcc_plb_link_init(sk, &ca->plb);
  *	release:	dcc_plb_link_release(&ca->plb);
- *	each ACK:	dcc_plb_link_ack(sk, &ca->plb, rs, has_sample, above);
+ *	each ACK:	dcc_plb_link_ack(sk, &ca->plb, rs, has_sample, above,
+ *					 delay_us, ref_us);
  *	cwnd_event:	dcc_plb_link_event(sk, &ca->plb, ev);
- * where has_sample says the ACK gave a delay sample and above that it was
- * above the module's congestion target.
+ * where has_sample says the ACK gave a delay sample, above that it was
+ * above the module's congestion target, delay_us is that sample and
+ * ref_us the target it was judged against (PLB measures the length of a
+ * round against it).
  */
 #ifndef _DCC_PLB_LINK_H
 #define _DCC_PLB_LINK_H
@@ -142,19 +145,23 @@ static inline void dcc_plb_link_release(struct dcc_plb_link *l)
  * Every ACK: count its delay sample, and at the end of a round report the
  * round's congested fraction (the CE fraction of delivered packets when
  * the connection negotiated ECN and the path marks, else the fraction of
- * delay samples above target) and let PLB decide.
+ * delay samples above target) and its length in the module's target
+ * (its shortest sample over ref_us), and let PLB decide.
  */
 static inline void dcc_plb_link_ack(struct sock *sk, struct dcc_plb_link *l,
 				    const struct rate_sample *rs,
-				    bool has_sample, bool above_target)
+				    bool has_sample, bool above_target,
+				    u32 delay_us, u32 ref_us)
 {
 	const struct tcp_sock *tp = tcp_sk(sk);
 	int ratio;
 
 	if (!l->ops)
 		return;
-	if (has_sample)
+	if (has_sample) {
 		dcc_plb_sample(&l->st, above_target);
+		dcc_plb_sample_len(&l->st, delay_us, ref_us);
+	}
 	if (rs->delivered <= 0 ||
 	    !dcc_plb_round_end(&l->st, rs->prior_delivered, tp->delivered,
 			       tp->delivered_ce, tp->ecn_flags & TCP_ECN_OK,

@@ -76,6 +76,7 @@ struct timely_params {
 	u32 noise_band_us;	/* gradient dead band (0: none, the paper) */
 	u32 calibrate;		/* self-calibration, see timely_effective() */
 	u32 base_win_us;	/* base RTT window (calibration) */
+	u32 segment_bytes;	/* completion size (calibration: time base) */
 	struct dcc_linerate_params lr;	/* line-rate estimator (calibration) */
 };
 
@@ -97,11 +98,12 @@ enum timely_regime {
 #define TIMELY_F_PREV_VALID	0x01	/* prev_rtt_us holds a sample */
 
 /*
- * Noise is kept in 1/8 us; the base RTT (at most 2^21 - 1 us, 2.1 s) and
+ * Noise is kept as a variance in us^2; the base RTT (at most 2^21 - 1 us, 2.1 s) and
  * its stamp (units of 2^20 us, ~1 s, wrapping every ~18 min) share a word.
  */
-#define TIMELY_NOISE_SHIFT	3
-#define TIMELY_NOISE_MAX	0xffff
+#define TIMELY_NOISE_SHIFT	3	/* the variance's EWMA gain, 1/8 */
+#define TIMELY_NOISE_MAX	0xffff	/* us^2: a deviation of 255 us */
+#define TIMELY_NOISE_CHG_MAX	32767	/* |RTT change| used, us */
 #define TIMELY_BASE_MAX_US	(BIT(21) - 1)
 #define TIMELY_STAMP_SHIFT	20
 #define TIMELY_STAMP_MASK	(BIT(10) - 1)
@@ -124,7 +126,7 @@ struct timely_state {
 	u32 base_rtt_us:21;	/* windowed minimum engine RTT (0: none yet) */
 	u32 base_stamp:10;	/* when base_rtt_us was set, 2^20 us units */
 	u32 flags:1;		/* TIMELY_F_* */
-	u16 noise_us8;		/* mean |RTT change| per completion, 1/8 us */
+	u16 noise_var;		/* RTT noise variance (lower bound), us^2 */
 	u16 neg_count;		/* completions in a row with g <= 0 */
 };
 
@@ -159,6 +161,7 @@ static inline void timely_params_default(struct timely_params *p,
 	p->noise_band_us = 0;
 	p->calibrate = 0;
 	p->base_win_us = 10000000;
+	p->segment_bytes = 16384;
 	p->lr.cap_bytes_ps = line;
 	p->lr.init_bytes_ps = line;
 	p->lr.floor_bytes_ps = dcc_div_u64(line, 10000);
@@ -304,11 +307,7 @@ static inline s64 timely_signed64(u64 mag, bool neg)
 
 static inline s64 timely_clamp_diff(s64 v)
 {
-	if (v > TIMELY_DIFF_LIMIT_FX)
-		return TIMELY_DIFF_LIMIT_FX;
-	if (v < -TIMELY_DIFF_LIMIT_FX)
-		return -TIMELY_DIFF_LIMIT_FX;
-	return v;
+	return dcc_clamp_sym_s64(v, TIMELY_DIFF_LIMIT_FX);
 }
 
 /*
@@ -381,11 +380,20 @@ static inline u64 timely_gain(u32 gain_fx)
 	return dcc_min_u32(gain_fx, DCC_FX_ONE);
 }
 
-/* Fraction b * (1 - T_high / rtt) = b * (rtt - T_high) / rtt, rtt > T_high. */
+/*
+ * Fraction b * (1 - T_high / rtt) = b * (rtt - T_high) / rtt, rtt > T_high;
+ * with calibration b * (rtt - T_high) / max(rtt, min_rtt): the excess
+ * queue taken out over the gradient's time base (timely_effective()),
+ * which is the paper's cut where completions are less than an RTT apart.
+ */
 static inline u64 timely_high_cut32(const struct timely_params *p, u32 rtt_us)
 {
+	u32 base = rtt_us;
+
+	if (p->calibrate)
+		base = dcc_max_u32(base, p->min_rtt_us);
 	return dcc_div_u64((timely_gain(p->beta_fx) << DCC_FX_SHIFT) *
-			   (rtt_us - p->t_high_us), rtt_us);
+			   (rtt_us - p->t_high_us), base);
 }
 
 /* Fraction b * g, from rtt_diff_fx > 0 directly (no rounding of g). */
@@ -475,8 +483,14 @@ timely_on_completion(struct timely_state *s, const struct timely_params *p,
 		s->neg_count++;
 
 	if (rtt_us < p->t_low_us) {
-		rate += delta;
-		r = TIMELY_AI_LOW;
+		if (p->calibrate && s->neg_count >= p->hai_thresh) {
+			rate += delta * dcc_min_u32(p->hai_n,
+						    TIMELY_HAI_N_LIMIT);
+			r = TIMELY_HAI;
+		} else {
+			rate += delta;
+			r = TIMELY_AI_LOW;
+		}
 	} else if (rtt_us > p->t_high_us) {
 		rate = timely_cut(p, rate, timely_high_cut32(p, rtt_us));
 		r = TIMELY_MD_HIGH;
@@ -523,23 +537,62 @@ timely_on_completion(struct timely_state *s, const struct timely_params *p,
  *    queue (beside a loss-based flow, or on the congested one of two
  *    paths) would take the queue for its base, and its thresholds,
  *    counted from it, would never see the queue it sits in;
- *  - noise n: mean |change| of the engine RTT between completions
- *    (EWMA, gain 1/8), i.e. how much the RTT moves without a queue
- *    changing;
+ *  - noise n: what moves the engine RTT from one completion to the
+ *    next without a queue building or draining.  Independent noise e
+ *    gives changes x(k) that undo each other, -x(k) x(k-1) = var(e) on
+ *    average, while a queue that builds or drains over several
+ *    completions gives changes of one sign (products >= 0).  So the
+ *    variance is an EWMA (gain 1/8, floored at 0) of -x(k) times the
+ *    gradient's EWMA of the changes before it, in us^2, and n is 7/6 of
+ *    its square root: 2 J / 3 for noise uniform in +-J, the mean change
+ *    such noise gives.  The mean |change| itself (used before) grew with
+ *    the queue's own swings between completions 5 ms apart (200 us on
+ *    the test bed): the dead band hid a 7 % excess of the link, and
+ *    T_high rose to 2 ms;
  *  - floor f = b + 2 n, where a quiet path's RTTs lie; then
- *    min_rtt = max(min_rtt_us, f), T_low = max(t_low_us, 1.5 f),
- *    T_high = max(t_high_us, 3 f), and a gradient dead band of 2 n.
+ *    T_low = max(t_low_us, 1.5 f), T_high = max(t_high_us, 3 f), and a
+ *    gradient dead band of 2 n;
+ *  - the gradient's time base: min_rtt = max(min_rtt_us, f, c) with
+ *    c = segment_bytes / R, the time the flow takes to send one
+ *    completion at its rate R.  rtt_diff is the change of the queueing
+ *    delay over one completion, so rtt_diff / c is the queue's growth
+ *    rate, (sum of the rates - capacity) / capacity, whatever the rate:
+ *    the paper's g, whose completions at 10 Gbit/s are about min_rtt
+ *    apart.  Normalized by min_rtt alone, a flow whose completions are
+ *    many RTTs apart (16 KB at 25 Mbit/s: 5.2 ms, 19 base RTTs on the
+ *    test bed) read a queue of one or two packets building over 5 ms as
+ *    g = 0.5 and cut its rate by b g = 40 %; all flows see it at once,
+ *    and the link idled while they grew back by delta;
+ *  - the cut above T_high takes b (rtt - T_high) / max(rtt, min_rtt):
+ *    the excess queue over the same time base (the paper's where
+ *    completions are less than an RTT apart).  The paper's b (1 -
+ *    T_high / rtt), taken at each of the flows' completions while the
+ *    queue drained, left the total at 75-80 % of the link;
+ *  - below T_low the increase is hyperactive too (N delta after
+ *    hai_thresh completions in a row with g <= 0): there is no queue,
+ *    and growing back by delta took 100-200 ms on the bed.
  *
- * On a fabric (b ~ 10 us, little noise) every max() picks the paper's
- * value; on a slower or noisier path the thresholds scale with it.
+ * On a fabric (b ~ 10 us, little noise, 16 KB in 13 us at 10 Gbit/s)
+ * every max() picks the paper's value; on a slower or noisier path the
+ * thresholds scale with it.
  */
 #define TIMELY_NOISE_BAND_K	2	/* dead band = K * noise */
 #define TIMELY_FLOOR_NOISE_K	2	/* floor = base + K * noise */
 
-/* Measured noise in us (rounded down). */
+/*
+ * Measured noise in us: the mean |change| between two completions that
+ * noise of the measured variance gives (7/6 of its deviation: 2 J / 3 for
+ * noise uniform in +-J, as the mean |change| itself reads).
+ */
 static inline u32 timely_noise_us(const struct timely_state *s)
 {
-	return s->noise_us8 >> TIMELY_NOISE_SHIFT;
+	return dcc_isqrt64(s->noise_var) * 7 / 6;
+}
+
+/* An RTT change clamped to +-TIMELY_NOISE_CHG_MAX us. */
+static inline s64 timely_clamp_chg(s64 v)
+{
+	return dcc_clamp_sym_s64(v, TIMELY_NOISE_CHG_MAX);
 }
 
 /*
@@ -593,12 +646,23 @@ static inline void timely_calibrate(struct timely_state *s,
 	rtt_us = dcc_clamp_u32(rtt_us, 1, TIMELY_RTT_LIMIT_US);
 	if (s->flags & TIMELY_F_PREV_VALID) {
 		u32 prev = dcc_min_u32(s->prev_rtt_us, TIMELY_RTT_LIMIT_US);
-		u64 d = rtt_us > prev ? rtt_us - prev : prev - rtt_us;
-		s64 n = s->noise_us8;
+		u64 mag = timely_abs64(s->rtt_diff_fx) >> DCC_FX_SHIFT;
+		s64 chg = timely_clamp_chg((s64)rtt_us - prev);
+		/* The previous changes: the gradient's EWMA, in us. */
+		s64 last = timely_clamp_chg(timely_signed64(mag,
+							    s->rtt_diff_fx < 0));
+		/* |chg * last| < 2^30. */
+		s64 x = -chg * last, v = s->noise_var;
 
-		d = dcc_min_u64(d << TIMELY_NOISE_SHIFT, TIMELY_NOISE_MAX);
-		n += ((s64)d - n) / 8;
-		s->noise_us8 = (u16)dcc_clamp_u32((u32)n, 0, TIMELY_NOISE_MAX);
+		if (x > TIMELY_NOISE_MAX)
+			x = TIMELY_NOISE_MAX;
+		/* Down rounded up: a quiet path decays it to 0. */
+		if (x >= v)
+			v += (x - v) >> TIMELY_NOISE_SHIFT;
+		else
+			v -= (v - x + BIT(TIMELY_NOISE_SHIFT) - 1) >>
+			     TIMELY_NOISE_SHIFT;
+		s->noise_var = (u16)(v < 0 ? 0 : v);
 	}
 	rtt_us = dcc_min_u32(rtt_us, TIMELY_BASE_MAX_US);
 	if (!s->base_rtt_us || rtt_us <= s->base_rtt_us) {
@@ -615,6 +679,21 @@ static inline void timely_calibrate(struct timely_state *s,
 		s->base_rtt_us = floor_us;
 		s->base_stamp = stamp;
 	}
+}
+
+/*
+ * Time to send one completion (segment_bytes) at the flow's rate, us,
+ * rounded down, at most TIMELY_RTT_LIMIT_US / 4 (0 without a segment).
+ */
+static inline u32 timely_completion_us(const struct timely_params *p,
+				       const struct timely_state *s)
+{
+	u64 rate = s->rate_bytes_ps ? s->rate_bytes_ps : 1;
+
+	/* segment_bytes < 2^32: the product stays below 2^52. */
+	return (u32)dcc_min_u64(dcc_div_u64((u64)p->segment_bytes *
+					    DCC_USEC_PER_SEC, rate),
+				TIMELY_RTT_LIMIT_US / 4);
 }
 
 /*
@@ -653,7 +732,8 @@ static inline void timely_effective(const struct timely_params *p,
 	n = timely_noise_us(s);
 	f = dcc_min_u32(s->base_rtt_us + TIMELY_FLOOR_NOISE_K * n,
 			TIMELY_RTT_LIMIT_US / 4);
-	e->min_rtt_us = dcc_max_u32(p->min_rtt_us, f);
+	e->min_rtt_us = dcc_max_u32(dcc_max_u32(p->min_rtt_us, f),
+				    timely_completion_us(p, s));
 	e->t_low_us = dcc_max_u32(p->t_low_us, f + f / 2);
 	e->t_high_us = dcc_max_u32(dcc_max_u32(p->t_high_us, 3 * f),
 				   e->t_low_us + 1);

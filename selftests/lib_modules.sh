@@ -118,6 +118,11 @@ cc_use() {
 	esac
 	if [ -n "$var" ]; then
 		mod=tcp_$cc
+		if [ ! -e "/sys/module/$mod/parameters/${var%%=*}" ]; then
+			echo "cc_use: $1: $mod (loaded: $([ -d "/sys/module/$mod" ] &&
+				echo yes || echo no)) has no parameter ${var%%=*}" >&2
+			return 1
+		fi
 		echo "$mod ${var%%=*} $(get_param "$mod" "${var%%=*}")" \
 			> "$CC_USE_UNDO"
 		set_param "$mod" "${var%%=*}" "${var#*=}" >&2 || return 1

@@ -262,8 +262,7 @@ topo_twopath() {
 	ip -n "$NS_SRV" route add default via 10.0.2.254
 	ip -n "$NS_SRV" -6 route add default via fd00:2::fe
 	ip -n "$NS_RTR" route add 10.0.2.0/24 via 10.0.10.2
-	ip -n "$NS_RTR" -6 route add fd00:2::/64 \
-		nexthop via fd00:a::2 dev pa0 nexthop via fd00:b::2 dev pb0
+	twopath_route6 ab
 	ip -n "$NS_R2" route add 10.0.1.0/24 via 10.0.10.1
 	ip -n "$NS_R2" -6 route add fd00:1::/64 via fd00:a::1 dev pa1
 	for ns in "$NS_RTR" "$NS_R2"; do
@@ -285,10 +284,84 @@ topo_twopath() {
 		limit 100000
 }
 
+# twopath_route6 a|b|ab: RTR's route to SRV's IPv6 prefix over path A
+# only, path B only, or both (the multipath route topo_twopath sets).
+twopath_route6() {
+	case $1 in
+	a) in_rtr ip -6 route replace fd00:2::/64 via fd00:a::2 dev pa0 ;;
+	b) in_rtr ip -6 route replace fd00:2::/64 via fd00:b::2 dev pb0 ;;
+	ab) in_rtr ip -6 route replace fd00:2::/64 \
+		nexthop via fd00:a::2 dev pa0 nexthop via fd00:b::2 dev pb0 ;;
+	*) echo "twopath_route6: a, b or ab, not '$1'" >&2; return 1 ;;
+	esac
+}
+
 # path_bytes6 DEV: IPv6 bytes RTR has sent on DEV (pa0 or pb0) so far.
 path_bytes6() {
 	in_rtr awk '$1 == "Ip6OutOctets" { print $2 }' \
 		"/proc/net/dev_snmp6/$1"
+}
+
+# paths_start TAG PORT: capture the IPv6 data packets to PORT that RTR
+# sends on path A and on path B of topo_twopath (headers only), until
+# paths_stop; the captures and what paths_per_flow makes of them go to
+# PATHS_DIR (default: the caller's $tmp).
+paths_start() {
+	local d=${PATHS_DIR:-$tmp}
+	in_rtr tcpdump -i pa0 -n -s 100 -w "$d/$1.a.pcap" \
+		"ip6 and tcp dst port $2" 2>/dev/null &
+	echo $! > "$d/$1.apid"
+	in_rtr tcpdump -i pb0 -n -s 100 -w "$d/$1.b.pcap" \
+		"ip6 and tcp dst port $2" 2>/dev/null &
+	echo $! > "$d/$1.bpid"
+	sleep 1
+}
+
+paths_stop() {
+	local d=${PATHS_DIR:-$tmp}
+	sleep 0.5
+	kill "$(cat "$d/$1.apid")" "$(cat "$d/$1.bpid")" 2>/dev/null
+	wait "$(cat "$d/$1.apid")" "$(cat "$d/$1.bpid")" 2>/dev/null
+}
+
+# paths_per_flow TAG: one line per connection (client port): "SPORT
+# PATH MBPS FIRST", PATH the path that carried most of its data packets
+# in its last PATHS_END_SECS seconds (default 2; A or B), MBPS its
+# goodput from its first to its last data packet on either path, FIRST
+# the path of its first.
+# Sets ON_A (connections that ended on A so judged), FIRST_A (... whose
+# first packet went over A) and PER_FLOW (the goodputs, in Mbit/s).  Not
+# the path of the last packet alone: a connection on the quiet path may
+# try the congested one at its very end and leave it again within a few
+# rounds; one that stays on A sends its last seconds there.
+paths_per_flow() {
+	local t d=${PATHS_DIR:-$tmp} end=${PATHS_END_SECS:-2}
+	for t in a b; do
+		tcpdump -tt -n -r "$d/$1.$t.pcap" 2>/dev/null |
+			awk -v p="${t^^}" '{
+				n = split($3, a, "."); port = a[n]
+				len = 0
+				for (i = 1; i < NF; i++)
+					if ($i == "length") len = $(i + 1) + 0
+				if (len > 0) print $1, port, p, len }'
+	done | sort -n > "$d/$1.pkts"
+	awk -v end="$end" '
+		NR == FNR { if (!($2 in t0)) { t0[$2] = $1; first[$2] = $3 }
+			    t1[$2] = $1; b[$2] += $4; next }
+		$1 >= t1[$2] - end { n[$2]++; if ($3 == "A") na[$2]++ }
+		END { for (p in t0) {
+			if (b[p] < 10000) continue	# iperf3 control
+			d = t1[p] - t0[p]
+			printf "%s %s %.2f %s\n", p, (na[p] * 2 > n[p] ? "A" : "B"),
+			       (d > 0 ? b[p] * 8 / 1e6 / d : 0), first[p] } }' \
+		"$d/$1.pkts" "$d/$1.pkts" | sort -n > "$d/$1.flows"
+	ON_A=$(awk '$2 == "A"' "$d/$1.flows" | wc -l)
+	FIRST_A=$(awk '$4 == "A"' "$d/$1.flows" | wc -l)
+	# shellcheck disable=SC2034 # read by the caller
+	PER_FLOW=$(awk '{ printf "%s%s", (NR > 1 ? " " : ""), $3 }' "$d/$1.flows")
+	log "$1: per connection (port, path of its last ${end} s, Mbit/s):" \
+		"$(awk '{ printf " %s:%s:%s", $1, $2, $3 }' "$d/$1.flows")"
+	log "$1: $FIRST_A of $(wc -l < "$d/$1.flows") connections started on the congested path A, $ON_A ended on it"
 }
 
 # pin6_path ADDR PATH: add ADDR to SRV, routed over path PATH (a or b)

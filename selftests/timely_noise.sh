@@ -7,9 +7,10 @@
 # variants at the shipped defaults.  The gradient must not read the noise
 # as congestion: with calibrate=1 the dead band and the thresholds grow
 # with the measured noise (Documentation/timely.rst, "Self-calibration").
-# Asserted from one run each: utilization >= 50 % of the link at 100 us of
-# jitter (the issue's floor; 45 % before calibration); measured at 200 us
-# and logged.
+# Asserted from one run each: utilization >= 90 % of the link at 100 us of
+# jitter (issue 25; 45 % before calibration, 84-89 % before the gradient's
+# time base and the covariance noise estimate); measured at 200 us and
+# logged.
 . "$(dirname "$0")/lib.sh"
 require_root
 require_cmd iperf3 jq ping
@@ -50,8 +51,8 @@ for v in 0 1; do
 		read -r g p50 p99 jain <<< "$(jitter_run $v $j)"
 		log "timely ($name), jitter $j us: ${g} Mbit/s, RTT p50 ${p50} us p99 ${p99} us, Jain $jain"
 		if [ "$j" = 100 ]; then
-			expect "$name timely keeps >= 50 % of ${RATE} Mbit/s at 100 us of jitter" \
-				"$g >= 0.50 * $RATE"
+			expect "$name timely keeps >= 90 % of ${RATE} Mbit/s at 100 us of jitter" \
+				"$g >= 0.90 * $RATE"
 		fi
 	done
 done

@@ -44,23 +44,28 @@ DccPlbLink::Init(Ptr<TcpSocketState> tcb)
 
 void
 DccPlbLink::Ack(Ptr<TcpSocketState> tcb, const TcpRateOps::TcpRateConnection& rc,
-                const TcpRateOps::TcpRateSample& rs, bool hasSample, bool above)
+                const TcpRateOps::TcpRateSample& rs, bool hasSample, bool above,
+                uint32_t delayUs, uint32_t refUs)
 {
     struct dcc_plb_conf c;
     int ratio;
 
     if (hasSample)
+    {
         dcc_plb_sample(&m_st, above);
+        dcc_plb_sample_len(&m_st, delayUs, refUs);
+    }
     /* Delivered counts in bytes (ns-3's) rather than packets: the core
      * compares and divides them, so the unit cancels.  No ECN here. */
     if (rs.m_delivered <= 0 ||
         !dcc_plb_round_end(&m_st, rs.m_priorDelivered, (u32)rc.m_delivered, 0, false, &ratio))
         return;
     /* dcc_plb_update_state(). */
-    if (!DccPlbRun::s_enabled || ratio < 0)
+    if (!DccPlbRun::s_enabled)
         return;
     Conf(&c);
-    DccPlbRun::s_rounds++;
+    if (ratio >= 0)
+        DccPlbRun::s_rounds++;
     if (dcc_plb_update(&m_st, &c, ratio))
         DccPlbRun::s_congRounds++;
     CheckRehash(tcb);

@@ -48,10 +48,11 @@ class DccPlbLink
   public:
     /* dcc_plb_link_init(). */
     void Init(Ptr<TcpSocketState> tcb);
-    /* dcc_plb_link_ack(): the ACK's delay sample, and at a round's end
-     * update_state() and check_rehash(). */
+    /* dcc_plb_link_ack(): the ACK's delay sample (delayUs, judged against
+     * refUs), and at a round's end update_state() and check_rehash(). */
     void Ack(Ptr<TcpSocketState> tcb, const TcpRateOps::TcpRateConnection& rc,
-             const TcpRateOps::TcpRateSample& rs, bool hasSample, bool above);
+             const TcpRateOps::TcpRateSample& rs, bool hasSample, bool above,
+             uint32_t delayUs = 0, uint32_t refUs = 0);
     /* dcc_plb_link_event(CA_EVENT_TX_START). */
     void TxStart(Ptr<TcpSocketState> tcb) { CheckRehash(tcb); }
     /* dcc_plb_link_event(CA_EVENT_LOSS): a retransmit timeout. */

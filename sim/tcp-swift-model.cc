@@ -191,7 +191,7 @@ TcpSwiftModel::CongControl(Ptr<TcpSocketState> tcb,
     swift_on_ack(s, &g_swift_p, &a);
     /* PLB's delay signal: the round's samples at or above the target. */
     bool has_sample = swift_plb_sample(s, &a, &above);
-    m_impl->plb.Ack(tcb, rc, rs, has_sample, above);
+    m_impl->plb.Ack(tcb, rc, rs, has_sample, above, s->last_delay_us, s->last_target_us);
     Apply(tcb);
 }
 

@@ -67,6 +67,7 @@ TimelyParams(uint32_t variant)
     p.min_rate_bytes_ps = (u64)TIMELY_DEF_min_rate_kbps * 1000 / 8;
     p.calibrate = TIMELY_DEF_calibrate;
     p.base_win_us = TIMELY_DEF_base_win_ms * 1000U;
+    p.segment_bytes = TIMELY_DEF_segment_bytes;
     p.lr.cap_bytes_ps = p.max_rate_bytes_ps;
     p.lr.init_bytes_ps = p.max_rate_bytes_ps;
     p.lr.floor_bytes_ps = p.min_rate_bytes_ps;
@@ -225,6 +226,7 @@ TcpTimelyModel::CongControl(Ptr<TcpSocketState> tcb,
     uint32_t rtt = timely_rtt_for_engine(p, rawRtt, std::min(acked, seg));
     /* PLB's delay signal: the round's samples above T_high. */
     bool plbAbove = rtt > e.t_high_us;
+    uint32_t plbRtt = rtt, plbRef = e.t_high_us;
     if (TIMELY_DEF_rtt_min_filter && s->seg_min_rtt_us)
         rtt = std::min<uint32_t>(rtt, s->seg_min_rtt_us);
     s->seg_min_rtt_us = std::min<uint32_t>(rtt, TIMELY_SEG_MIN_MAX_US);
@@ -246,7 +248,7 @@ TcpTimelyModel::CongControl(Ptr<TcpSocketState> tcb,
     }
     for (uint32_t k = 0; k < n; k++)
         timely_on_completion_at(s, p, rtt, now, k == 0, floor);
-    m_impl->plb.Ack(tcb, rc, rs, true, plbAbove);
+    m_impl->plb.Ack(tcb, rc, rs, true, plbAbove, plbRtt, plbRef);
     Apply(tcb, true);
 }
 

@@ -38,6 +38,8 @@ static void test_init(void **state)
 	assert_int_equal(s.samples, 0);
 	assert_int_equal(s.cong_samples, 0);
 	assert_int_equal(s.flags, 0);
+	assert_int_equal(s.round_weight, 0);
+	assert_int_equal(s.ref_rounds, 0);
 	assert_int_equal(s.round_delivered, 100);
 	assert_int_equal(s.round_delivered_ce, 7);
 	assert_true(sizeof(s) <= 20);
@@ -117,6 +119,122 @@ static void test_idle_after_m_rounds(void **state)
 	dcc_plb_update(&s, &c, 200);
 	dcc_plb_update(&s, &c, 200);
 	assert_int_equal(dcc_plb_check(&s, &c, 0, 1000, HZ_T), DCC_PLB_NONE);
+}
+
+/* A congested round whose shortest sample is w reference rounds long. */
+static void long_round(struct dcc_plb_state *s, const struct dcc_plb_conf *c,
+		       u32 w)
+{
+	dcc_plb_sample(s, true);
+	dcc_plb_sample_len(s, w * 1000 + 999, 1000);
+	dcc_plb_sample(s, true);
+	dcc_plb_sample_len(s, 255000, 1000);	/* longer: not the round's */
+	assert_true(dcc_plb_update(s, c, 256));
+}
+
+/*
+ * The long rule: congested rounds that lasted rehash_rounds reference
+ * rounds (the congestion control's target) repath the connection with
+ * packets in flight once idle_rehash_rounds of them have passed.  Behind
+ * another sender's 50 ms standing queue, swift (target about 1.3 ms) is
+ * paced at its floor, a packet every 30 ms: it always has packets in
+ * flight, and the forced rule waited 12 of those 50-80 ms rounds.
+ */
+static void test_long_after_m_rounds(void **state)
+{
+	struct dcc_plb_state s = fresh();
+	struct dcc_plb_conf c = defaults;
+	int i;
+
+	(void)state;
+	/* rounds of 40 targets: due after M (3) rounds, in flight or not */
+	long_round(&s, &c, 40);
+	long_round(&s, &c, 40);
+	assert_int_equal(s.ref_rounds, 80);
+	assert_int_equal(dcc_plb_check(&s, &c, 2, 1000, HZ_T), DCC_PLB_NONE);
+	long_round(&s, &c, 40);
+	assert_int_equal(dcc_plb_check(&s, &c, 2, 1000, HZ_T),
+			 DCC_PLB_REPATH_LONG);
+	assert_int_equal(s.consec_cong_rounds, 0);
+	assert_int_equal(s.ref_rounds, 0);
+	/* nothing in flight: the idle rule's */
+	for (i = 0; i < 3; i++)
+		long_round(&s, &c, 40);
+	assert_int_equal(dcc_plb_check(&s, &c, 0, 1000, HZ_T),
+			 DCC_PLB_REPATH_IDLE);
+
+	/* rounds about the target (a queue held there): only forced at N */
+	for (i = 1; i < 12; i++) {
+		long_round(&s, &c, 1);
+		assert_int_equal(dcc_plb_check(&s, &c, 2, 1000, HZ_T),
+				 DCC_PLB_NONE);
+	}
+	long_round(&s, &c, 1);
+	assert_int_equal(dcc_plb_check(&s, &c, 2, 1000, HZ_T),
+			 DCC_PLB_REPATH_FORCED);
+	/* 3 targets a round: due at the 4th (12 reference rounds) */
+	for (i = 0; i < 3; i++)
+		long_round(&s, &c, 3);
+	assert_int_equal(dcc_plb_check(&s, &c, 2, 1000, HZ_T), DCC_PLB_NONE);
+	long_round(&s, &c, 3);
+	assert_int_equal(dcc_plb_check(&s, &c, 2, 1000, HZ_T),
+			 DCC_PLB_REPATH_LONG);
+
+	/* an uncongested round starts both counts over */
+	long_round(&s, &c, 40);
+	long_round(&s, &c, 40);
+	dcc_plb_sample(&s, false);
+	dcc_plb_sample_len(&s, 40000, 1000);
+	assert_false(dcc_plb_update(&s, &c, 0));
+	assert_int_equal(s.ref_rounds, 0);
+	long_round(&s, &c, 40);
+	assert_int_equal(dcc_plb_check(&s, &c, 2, 1000, HZ_T), DCC_PLB_NONE);
+	/* a round without a signal leaves them; without a sample it counts 1 */
+	assert_false(dcc_plb_update(&s, &c, -1));
+	assert_int_equal(s.ref_rounds, 40);
+	assert_true(dcc_plb_update(&s, &c, 256));
+	assert_int_equal(s.ref_rounds, 41);
+	/* the pause after a timeout holds it, as every repath */
+	dcc_plb_on_rto(&s, &c, 1000, HZ_T, 0);
+	assert_int_equal(s.ref_rounds, 0);
+	for (i = 0; i < 3; i++)
+		long_round(&s, &c, 40);
+	assert_int_equal(dcc_plb_check(&s, &c, 2, 1001, HZ_T),
+			 DCC_PLB_PAUSED);
+	/* saturates */
+	for (i = 0; i < 10; i++)
+		long_round(&s, &c, 255);
+	assert_int_equal(s.ref_rounds, DCC_PLB_MAX_WEIGHT);
+
+	/* idle_rehash_rounds = 0 turns it off with the idle rule */
+	s = fresh();
+	c.idle_rehash_rounds = 0;
+	for (i = 0; i < 11; i++)
+		long_round(&s, &c, 40);
+	assert_int_equal(dcc_plb_check(&s, &c, 2, 1000, HZ_T), DCC_PLB_NONE);
+}
+
+static void test_sample_len(void **state)
+{
+	struct dcc_plb_state s = fresh();
+
+	(void)state;
+	dcc_plb_sample_len(&s, 50000, 1300);
+	assert_int_equal(s.round_weight, 38);		/* rounded down */
+	dcc_plb_sample_len(&s, 400, 1300);
+	assert_int_equal(s.round_weight, 1);		/* at least 1 */
+	s.round_weight = 0;
+	dcc_plb_sample_len(&s, 50000, 0);		/* no target: 1 */
+	assert_int_equal(s.round_weight, 1);
+	s.round_weight = 0;
+	dcc_plb_sample_len(&s, 0, 1300);
+	assert_int_equal(s.round_weight, 1);
+	s.round_weight = 0;
+	dcc_plb_sample_len(&s, 4000000000u, 1);		/* capped */
+	assert_int_equal(s.round_weight, DCC_PLB_MAX_WEIGHT);
+	dcc_plb_update(&s, &defaults, 256);		/* consumed */
+	assert_int_equal(s.round_weight, 0);
+	assert_int_equal(s.ref_rounds, DCC_PLB_MAX_WEIGHT);
 }
 
 static void test_rehash_rounds_zero_always_due(void **state)
@@ -322,22 +440,27 @@ static void test_round_samples_saturate(void **state)
 struct ref_plb {
 	unsigned int consec;
 	int64_t pause_end;	/* absolute, unwrapped; -1: none */
+	unsigned int refs;	/* reference rounds of the congested ones */
 };
 
 static int ref_check(struct ref_plb *r, const struct dcc_plb_conf *c,
 		     unsigned int pkts_out, int64_t now)
 {
 	int forced = r->consec >= c->rehash_rounds;
-	int idle = c->idle_rehash_rounds && !pkts_out &&
-		   r->consec >= c->idle_rehash_rounds;
+	int m = c->idle_rehash_rounds && r->consec >= c->idle_rehash_rounds;
+	int idle = m && !pkts_out;
+	int along = m && pkts_out && r->refs >= c->rehash_rounds;
 
-	if (!forced && !idle)
+	if (!forced && !idle && !along)
 		return DCC_PLB_NONE;
 	if (r->pause_end >= 0 && now < r->pause_end)
 		return DCC_PLB_PAUSED;
 	r->pause_end = -1;
 	r->consec = 0;
-	return forced ? DCC_PLB_REPATH_FORCED : DCC_PLB_REPATH_IDLE;
+	r->refs = 0;
+	if (forced)
+		return DCC_PLB_REPATH_FORCED;
+	return idle ? DCC_PLB_REPATH_IDLE : DCC_PLB_REPATH_LONG;
 }
 
 static void test_random_vs_reference(void **state)
@@ -358,7 +481,7 @@ static void test_random_vs_reference(void **state)
 		int64_t now = (int64_t)rng_range(&rng, 0xffff0000u,
 						 0xffffffffu);
 		struct dcc_plb_state s = fresh();
-		struct ref_plb r = { 0, -1 };
+		struct ref_plb r = { 0, -1, 0 };	/* consec, pause, refs */
 		int step;
 
 		for (step = 0; step < 2000; step++) {
@@ -368,16 +491,26 @@ static void test_random_vs_reference(void **state)
 			if (op < 6) {
 				int ratio = (int)rng_range(&rng, 0, 257) - 1;
 
+				u32 w = (u32)rng_range(&rng, 0, 8);
+
+				if (w)
+					dcc_plb_sample_len(&s, w * 100, 100);
 				dcc_plb_update(&s, &c, ratio);
 				if (ratio >= 0) {
-					if ((u32)ratio < c.cong_thresh)
+					if ((u32)ratio < c.cong_thresh) {
 						r.consec = 0;
-					else if (r.consec < c.rehash_rounds)
-						r.consec++;
+						r.refs = 0;
+					} else {
+						if (r.consec < c.rehash_rounds)
+							r.consec++;
+						r.refs += w ? w : 1;
+						if (r.refs > 255)
+							r.refs = 255;
+					}
 				}
 			} else if (op < 9) {
 				unsigned int out = (unsigned int)
-					rng_range(&rng, 0, 1);
+					rng_range(&rng, 0, 2);
 				int got = dcc_plb_check(&s, &c, out, (u32)now,
 							HZ_T);
 
@@ -389,9 +522,11 @@ static void test_random_vs_reference(void **state)
 
 				dcc_plb_on_rto(&s, &c, (u32)now, HZ_T, rnd);
 				r.consec = 0;
+				r.refs = 0;
 				r.pause_end = p ? now + p + rnd % p : -1;
 			}
 			assert_int_equal(s.consec_cong_rounds, r.consec);
+			assert_int_equal(s.ref_rounds, r.refs);
 		}
 	}
 }
@@ -406,7 +541,7 @@ static void test_random_vs_reference(void **state)
 static void test_abi_layout_pinned(void **state)
 {
 	(void)state;
-	assert_int_equal(DCC_PLB_ABI_VERSION, 2);
+	assert_int_equal(DCC_PLB_ABI_VERSION, 3);
 	assert_int_equal(sizeof(struct dcc_plb_state), 20);
 	assert_int_equal(offsetof(struct dcc_plb_state, pause_until), 0);
 	assert_int_equal(offsetof(struct dcc_plb_state, round_delivered), 4);
@@ -417,6 +552,8 @@ static void test_abi_layout_pinned(void **state)
 			 16);
 	assert_int_equal(offsetof(struct dcc_plb_state, flags), 17);
 	assert_int_equal(DCC_PLB_F_CE_SEEN, 0x01);
+	assert_int_equal(offsetof(struct dcc_plb_state, round_weight), 18);
+	assert_int_equal(offsetof(struct dcc_plb_state, ref_rounds), 19);
 }
 
 int main(void)
@@ -427,6 +564,8 @@ int main(void)
 		cmocka_unit_test(test_update_saturates),
 		cmocka_unit_test(test_forced_after_n_rounds),
 		cmocka_unit_test(test_idle_after_m_rounds),
+		cmocka_unit_test(test_long_after_m_rounds),
+		cmocka_unit_test(test_sample_len),
 		cmocka_unit_test(test_rehash_rounds_zero_always_due),
 		cmocka_unit_test(test_rto_pause),
 		cmocka_unit_test(test_rto_pause_random_spread),

@@ -2376,6 +2376,10 @@ struct psim_flow {
 	u32 rounds;		/* PLB rounds in the measured part */
 	u32 cong_rounds;	/* ... judged congested */
 	u32 idle_due;		/* ... ending a run that allows an idle repath */
+	u64 due_ns;		/* first round end in the measured part where
+				 * dcc_plb_check() gives a repath (0: none)
+				 */
+	int due_verdict;	/* ... its verdict */
 	double dsum;		/* delay samples in the measured part */
 	u64 dn;
 	u64 extra_ns;		/* base RTT above the bed's: a second
@@ -2524,14 +2528,28 @@ static void psim_ack(struct psim *sm, unsigned int i, u64 now, u64 sent_ns,
 		sm->dhist[dcc_min_u32(delay_us / 100, PSIM_DHIST - 1)]++;
 	}
 	f->delivered += num;
-	if (swift_plb_sample(&f->s, &a, &above))
+	if (swift_plb_sample(&f->s, &a, &above)) {
 		dcc_plb_sample(&f->plb, above);
+		dcc_plb_sample_len(&f->plb, f->s.last_delay_us,
+				   f->s.last_target_us);
+	}
 	if (dcc_plb_round_end(&f->plb, prior_delivered, f->delivered, 0, false,
 			      &ratio) && now >= sm->measure_ns && ratio >= 0) {
+		struct dcc_plb_state t;
+		int v;
+
 		f->rounds++;
 		f->cong_rounds += dcc_plb_update(&f->plb, &plb_conf, ratio);
 		f->idle_due += f->plb.consec_cong_rounds ==
 			       plb_conf.idle_rehash_rounds;
+		/* The glue's check (on a copy: the flow does not move) */
+		t = f->plb;
+		v = dcc_plb_check(&t, &plb_conf, f->inflight,
+				  (u32)(now / 1000000), 1000);
+		if (!f->due_ns && v != DCC_PLB_NONE && v != DCC_PLB_PAUSED) {
+			f->due_ns = now;
+			f->due_verdict = v;
+		}
 	}
 	psim_send(sm, i, now);
 }
@@ -2995,6 +3013,52 @@ static void test_psim_plb_signal(void **state)
 }
 
 /*
+ * A swift connection whose path gains another sender's 50 ms standing
+ * queue (the two-path bed's path A: cubic keeping a 20 Mbit/s link's
+ * 100-packet FIFO full) cuts to its delay floor, where it paces a packet
+ * every 30 ms (3/4 of delack_guard_us): with a 50 ms RTT it always has
+ * packets in flight, so PLB's idle rule never applies, and the forced
+ * rule waited rehash_rounds (12) of those 50-80 ms rounds: most of a
+ * second, while an RPC crawled.  Each of those rounds lasts some 40 of
+ * swift's targets; PLB's long rule (include/dcc_plb.h) repaths once the
+ * congested rounds have lasted rehash_rounds targets, after
+ * idle_rehash_rounds (3) rounds: within 0.3 s of the queue's onset.  The
+ * same flow alone on the quiet path (its queue at its target) is never
+ * due a repath in 200 ms.
+ */
+static void test_psim_plb_long(void **state)
+{
+	static struct psim sm;
+	struct swift_params p = default_params(true);
+	const struct psim_flow *f = &sm.f[0];
+	u64 onset;
+
+	(void)state;
+	psim_on_bed(&sm, &p, 1);
+	sm.tick_ns = 4000000;
+	sm.dur_ns = 300000000;		/* 300 ms on the quiet path */
+	sm.measure_ns = 100000000;
+	psim_run_from(&sm, true);
+	print_message("# psim plb long, quiet path: %u rounds, %u congested, repath due %s\n",
+		      f->rounds, f->cong_rounds, f->due_ns ? "yes" : "no");
+	assert_true(f->rounds >= 10);
+	assert_int_equal(f->due_ns, 0);
+
+	onset = sm.dur_ns;
+	sm.base_ns += 50000000;		/* then 50 ms of another's queue */
+	sm.measure_ns = onset;
+	sm.dur_ns += 1500000000;
+	psim_run_from(&sm, false);
+	print_message("# psim plb long, 50 ms standing queue: repath due after %.0f ms (verdict %d), %u rounds, window %.3f\n",
+		      f->due_ns ? (double)(f->due_ns - onset) / 1e6 : -1.0,
+		      f->due_verdict, f->rounds,
+		      (double)swift_cwnd_fx(&f->s) / DCC_FX_ONE);
+	assert_true(f->due_ns > onset);
+	assert_true(f->due_ns - onset <= 300000000);
+	assert_int_equal(f->due_verdict, DCC_PLB_REPATH_LONG);
+}
+
+/*
  * Scenario 9 of make bench (rtt-fair) on the bed's scale: two flows
  * through one FIFO (100 Mbit/s, 270 us base), the second to a farther
  * destination (its own floor, 4 x the base RTT), 8 s, the last 4 judged.
@@ -3314,6 +3378,7 @@ int main(void)
 		cmocka_unit_test(test_psim_fair_issue),
 		cmocka_unit_test(test_psim_floor_delack),
 		cmocka_unit_test(test_psim_plb_signal),
+		cmocka_unit_test(test_psim_plb_long),
 		cmocka_unit_test(test_psim_jitter),
 		cmocka_unit_test(test_psim_noise_stops),
 		cmocka_unit_test(test_rto_reset_floor),

@@ -11,6 +11,8 @@
  * vanishing positive value forever and the two would take different
  * branches.
  */
+#include <stdlib.h>
+
 #include "dcc_test.h"
 
 #include "dcc_basedelay.h"
@@ -1109,7 +1111,7 @@ static void test_calib_off_is_paper(void **state)
 	assert_memory_equal(&p, &e, sizeof(p));
 	/* Without calibration nothing is measured. */
 	assert_int_equal(s.base_rtt_us, 0);
-	assert_int_equal(s.noise_us8, 0);
+	assert_int_equal(s.noise_var, 0);
 }
 
 static void test_calib_thresholds(void **state)
@@ -1119,8 +1121,11 @@ static void test_calib_thresholds(void **state)
 	u32 t = 0;
 
 	(void)state;
-	/* A fabric: base 10 us, no noise: the paper's values stay. */
-	timely_state_init(&s, &p, 400000000ULL);
+	/*
+	 * A fabric: base 10 us, no noise, a completion (16 KB) in 13 us at
+	 * the line rate: the paper's values stay.
+	 */
+	timely_state_init(&s, &p, LINE_10G);
 	feed(&s, &p, &t, 10, 20);
 	timely_effective(&p, &s, &e);
 	assert_int_equal(s.base_rtt_us, 10);
@@ -1145,11 +1150,62 @@ static void test_calib_thresholds(void **state)
 		feed(&s, &p, &t, i & 1 ? 380 : 280, 1);
 	timely_effective(&p, &s, &e);
 	assert_int_equal(s.base_rtt_us, 280);
-	assert_int_equal(timely_noise_us(&s), 99);	/* EWMA, from below */
-	assert_int_equal(e.min_rtt_us, 280 + 2 * 99);
-	assert_int_equal(e.t_low_us, (280 + 2 * 99) * 3 / 2);
-	assert_int_equal(e.t_high_us, (280 + 2 * 99) * 3);
-	assert_int_equal(e.noise_band_us, 2 * 99);
+	/*
+	 * Each change of +-100 us against the previous ones' EWMA (7/9 of
+	 * -100 us for a = 7/8): a variance of about 7780 us^2, a deviation
+	 * of 88 us, 7/6 of it 102 us (rounded down twice: 101).
+	 */
+	assert_int_equal(timely_noise_us(&s), 101);
+	assert_int_equal(e.min_rtt_us, 280 + 2 * 101);
+	assert_int_equal(e.t_low_us, (280 + 2 * 101) * 3 / 2);
+	assert_int_equal(e.t_high_us, (280 + 2 * 101) * 3);
+	assert_int_equal(e.noise_band_us, 2 * 101);
+
+	/*
+	 * A queue that builds by 100 us a completion is no noise: the
+	 * changes have the same sign, and the variance decays to 0.
+	 */
+	for (int i = 0; i < 30; i++)
+		feed(&s, &p, &t, 380 + 100 * i, 1);
+	assert_int_equal(timely_noise_us(&s), 0);
+}
+
+/*
+ * The gradient's time base.  On the test bed a flow at 25 Mbit/s (4 on
+ * 100 Mbit/s) completes 16 KB every 5.2 ms, 19 base RTTs.  A total rate
+ * 5 % above the link builds 5 % of that, 262 us of queue, between two of
+ * its completions: g = 0.05, a cut of b g = 4 %.  Normalized by the base
+ * RTT it read g = 0.85 and cut 50 % (the VM: every flow at once, the link
+ * idle while they grew back; 80 % of the link).
+ */
+static void test_calib_time_base(void **state)
+{
+	struct timely_params p = calib_params(), e;
+	struct timely_state s;
+	u64 before;
+	u32 t = 0;
+
+	(void)state;
+	timely_state_init(&s, &p, LINE_10G);
+	/* The path: 100 Mbit/s (learnt), base 270 us, no noise. */
+	timely_rate_sample(&s, &p, 0, 12500, 1000, false);
+	feed(&s, &p, &t, 270, 20);
+	s.rate_bytes_ps = 3125000;	/* 25 Mbit/s */
+	timely_effective(&p, &s, &e);
+	assert_int_equal(e.min_rtt_us, 16384 * 1000000ULL / 3125000);
+	before = s.rate_bytes_ps;
+	assert_int_equal(timely_on_completion_at(&s, &p, 270 + 262, t += 5243,
+						 true, 0),
+			 TIMELY_MD_GRAD);
+	assert_true(s.rate_bytes_ps >= before - before / 20);
+	assert_true(s.rate_bytes_ps < before);
+	/* At the line rate a completion is 13 us: the paper's 20 us. */
+	s.rate_bytes_ps = LINE_10G;
+	timely_effective(&p, &s, &e);
+	assert_int_equal(e.min_rtt_us, 270);
+	p.min_rtt_us = 300;
+	timely_effective(&p, &s, &e);
+	assert_int_equal(e.min_rtt_us, 300);
 }
 
 /* Within the dead band a rising RTT is no gradient: no cut. */
@@ -1403,6 +1459,148 @@ static void test_calib_dest_floor(void **state)
 	}
 }
 
+/*
+ * The VM test bed's dumbbell as a fluid model: capacity 100 Mbit/s, base
+ * RTT 270 us, n paced flows at the shipped defaults (calibrate=1,
+ * segment_bytes 16 KB).  Each flow completes a segment every
+ * segment_bytes / R of its own rate and then sees the queue as it was
+ * one base RTT earlier, plus uniform noise of +-jit_us (seeded).  The
+ * line-rate estimator gets one path sample of line_bps, what the bed's
+ * htb burst lets the first RTTs deliver (300-400 Mbit/s measured there),
+ * and one RTT sample through the empty queue (the handshake's).
+ * Returns the utilization over the last half of 4 s; the mean and the
+ * 99th percentile of the sampled queueing delay in *rtt_mean, *rtt_p99
+ * (base RTT included, us) and Jain's index of the flows' bytes in *jain.
+ */
+#define BED_FLOWS_MAX	8
+#define BED_STEP_US	10
+#define BED_HIST	27	/* base RTT / step */
+
+struct bed_result {
+	double util, rtt_mean, rtt_p99, jain;
+};
+
+static int cmp_u32(const void *a, const void *b)
+{
+	u32 x = *(const u32 *)a, y = *(const u32 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void bed_run(const struct timely_params *p, unsigned int n,
+		    u64 line_bps, u32 jit_us, struct bed_result *res)
+{
+	static u32 samples[400000 / BED_STEP_US];
+	const double cap = 12500000.0, base = 270;
+	const u32 steps = 4000000 / BED_STEP_US, half = steps / 2;
+	struct test_rng rng = { 0x7113E1ULL };
+	struct timely_state s[BED_FLOWS_MAX];
+	double next[BED_FLOWS_MAX], bytes[BED_FLOWS_MAX] = { 0 };
+	double q = 0, sent = 0, hist[BED_HIST] = { 0 }, sum = 0, sum2 = 0;
+	u32 i, k, ns = 0;
+
+	for (k = 0; k < n; k++) {
+		/* Paced above the path when the sample is taken. */
+		timely_state_init(&s[k], p, LINE_10G);
+		timely_rate_sample(&s[k], p, 0, line_bps / 8 / 1000, 1000,
+				   false);
+		s[k].rate_bytes_ps = line_bps / 8 / 4;
+		/* The handshake's sample, through an empty queue. */
+		timely_on_completion_at(&s[k], p, 270, 0, true, 0);
+		next[k] = 16384.0 / (double)s[k].rate_bytes_ps * 1e6;
+	}
+	res->rtt_mean = 0;
+	for (i = 0; i < steps; i++) {
+		double t = (double)i * BED_STEP_US, in = 0, out;
+		u32 qd = (u32)(hist[(i + 1) % BED_HIST] / cap * 1e6);
+
+		for (k = 0; k < n; k++) {
+			u32 rtt;
+
+			in += (double)s[k].rate_bytes_ps * BED_STEP_US / 1e6;
+			if (i >= half)
+				bytes[k] += (double)s[k].rate_bytes_ps;
+			if (t < next[k])
+				continue;
+			rtt = (u32)base + qd;
+			if (jit_us)
+				rtt += (u32)rng_range(&rng, 0, 2 * jit_us) -
+				       jit_us;
+			timely_on_completion_at(&s[k], p, rtt, (u32)t, true,
+						0);
+			next[k] = t + (double)p->segment_bytes /
+				  (double)s[k].rate_bytes_ps * 1e6;
+		}
+		q += in;
+		out = fmin(q, cap * BED_STEP_US / 1e6);
+		q -= out;
+		/* Delivered bytes; the fluid queue holds the rest. */
+		if (i >= half) {
+			sent += out;
+			if (i % 10 == 0 && ns < ARRAY_SIZE(samples)) {
+				samples[ns] = (u32)base + qd;
+				res->rtt_mean += samples[ns++];
+			}
+		}
+		hist[i % BED_HIST] = q;
+	}
+	res->util = sent / (cap * (steps - half) * BED_STEP_US / 1e6);
+	res->rtt_mean /= ns;
+	qsort(samples, ns, sizeof(samples[0]), cmp_u32);
+	res->rtt_p99 = samples[ns * 99 / 100];
+	for (k = 0; k < n; k++) {
+		sum += bytes[k];
+		sum2 += bytes[k] * bytes[k];
+	}
+	res->jain = sum * sum / (n * sum2);
+}
+
+/*
+ * Issue 16 and 25 on the bed's scale: 4 flows at the shipped defaults
+ * keep at least 95 % of the link (cubic fills it), and 90 % under 100 and
+ * 200 us of delay noise.  The queue's p99 within 4 x the idle p99
+ * (0.29 ms) is asserted only with -DDCC_TEST_KNOWN_BUGS: the model's
+ * paper variant reaches 1.6 ms with a learnt line of 400 Mbit/s (the VM:
+ * 2.2 ms), a ramp that overshoots by what it adds in one completion.
+ * This fluid model does not show the VM's utilization loss before the
+ * time base (test_calib_time_base() does, on one completion): its queue
+ * moves smoothly, so the old noise estimate (the mean change) grew with
+ * it and its dead band hid the gradient.
+ */
+static void test_bed_utilization(void **state)
+{
+	static const u32 jit[] = { 0, 100, 200 };
+	static const u64 line[] = { 100000000ULL, 400000000ULL };
+	struct bed_result r;
+	unsigned int v, j, l, bad = 0;
+
+	(void)state;
+	for (v = 0; v < 2; v++) {
+		for (l = 0; l < ARRAY_SIZE(line); l++) {
+			for (j = 0; j < ARRAY_SIZE(jit); j++) {
+				struct timely_params p;
+
+				timely_params_default(&p, LINE_10G);
+				p.calibrate = 1;
+				p.min_rate_bytes_ps = 125000;
+				p.lr.floor_bytes_ps = 125000;
+				p.variant = v;
+				bed_run(&p, 4, line[l], jit[j], &r);
+				print_message("# bed, %s, learnt line %llu Mbit/s, jitter %u us: util %.3f, rtt mean %.0f p99 %.0f us, jain %.3f\n",
+					      v ? "patched" : "paper",
+					      (unsigned long long)(line[l] / 1000000),
+					      jit[j], r.util, r.rtt_mean,
+					      r.rtt_p99, r.jain);
+				bad += r.util < (jit[j] ? 0.90 : 0.95);
+#ifdef DCC_TEST_KNOWN_BUGS
+				bad += !jit[j] && r.rtt_p99 > 4 * 290;
+#endif
+			}
+		}
+	}
+	assert_int_equal(bad, 0);
+}
+
 static void test_loss_cut_undo(void **state)
 {
 	struct timely_params p = paper_params();
@@ -1444,11 +1642,13 @@ int main(void)
 		cmocka_unit_test(test_calib_off_is_paper),
 		cmocka_unit_test(test_calib_thresholds),
 		cmocka_unit_test(test_calib_dead_band),
+		cmocka_unit_test(test_calib_time_base),
 		cmocka_unit_test(test_calib_line_rate),
 		cmocka_unit_test(test_calib_app_limited_start),
 		cmocka_unit_test(test_calib_self_limited),
 		cmocka_unit_test(test_calib_base_window),
 		cmocka_unit_test(test_calib_dest_floor),
+		cmocka_unit_test(test_bed_utilization),
 		cmocka_unit_test(test_loss_cut_undo),
 	};
 

@@ -92,6 +92,9 @@ if [ "${SKIP_VM:-0}" != 1 ]; then
 			! grep -q "^vm: " "$logdir/bench-smoke.log"
 	}
 	step bench-smoke bench_smoke
+	# Shards of a run put together (tools/bench/merge.py), on the smoke
+	# run: the tables unchanged, overlaps and mixed trees refused.
+	step bench-merge tools/bench/merge-test.sh "$logdir/bench-smoke"
 fi
 
 # Debian 13's 6.12: provisioning (cached), the W=1 build in a trixie tree

@@ -4,7 +4,7 @@
  *
  * tcp_plb:plb_repath fires when a connection is moved to a new path (its
  * transmit hash, hence its IPv6 flow label or tunnel source port,
- * changes: "idle" or "forced"), when a due repath is held back by the
+ * changes: "idle", "forced" or "long"), when a due repath is held back by the
  * pause after a retransmit timeout ("paused") or skipped ("skipped":
  * rehashing disabled on the socket with SO_TXREHASH), and when a
  * retransmit timeout starts a pause ("rto_pause", with its length).
@@ -29,6 +29,7 @@ enum plb_event {
 	PLB_E_PAUSED,		/* due, held back by an RTO pause */
 	PLB_E_SKIPPED,		/* due, but the socket refuses a rehash */
 	PLB_E_RTO_PAUSE,	/* retransmit timeout: pause starts */
+	PLB_E_LONG,		/* repathed: long congested rounds */
 };
 #endif
 
@@ -37,6 +38,7 @@ TRACE_DEFINE_ENUM(PLB_E_FORCED);
 TRACE_DEFINE_ENUM(PLB_E_PAUSED);
 TRACE_DEFINE_ENUM(PLB_E_SKIPPED);
 TRACE_DEFINE_ENUM(PLB_E_RTO_PAUSE);
+TRACE_DEFINE_ENUM(PLB_E_LONG);
 
 #define plb_show_event(e)					\
 	__print_symbolic(e,					\
@@ -44,7 +46,8 @@ TRACE_DEFINE_ENUM(PLB_E_RTO_PAUSE);
 			 { PLB_E_FORCED,	"forced" },	\
 			 { PLB_E_PAUSED,	"paused" },	\
 			 { PLB_E_SKIPPED,	"skipped" },	\
-			 { PLB_E_RTO_PAUSE,	"rto_pause" })
+			 { PLB_E_RTO_PAUSE,	"rto_pause" },	\
+			 { PLB_E_LONG,		"long" })
 
 TRACE_EVENT(plb_repath,
 

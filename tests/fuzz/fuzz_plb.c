@@ -76,8 +76,11 @@ static void check_rehash(struct sim *x)
 	u8 old = x->s.consec_cong_rounds;
 	u32 max_pause = 2 * x->c.suspend_rto_sec * x->hz;
 	bool forced = old >= x->c.rehash_rounds;
-	bool idle = x->c.idle_rehash_rounds && !x->packets_out &&
-		    old >= x->c.idle_rehash_rounds;
+	bool due_m = x->c.idle_rehash_rounds &&
+		     old >= x->c.idle_rehash_rounds;
+	bool idle = due_m && !x->packets_out;
+	bool along = due_m && x->packets_out &&
+		     x->s.ref_rounds >= x->c.rehash_rounds;
 	enum dcc_plb_verdict v;
 
 	v = dcc_plb_check(&x->s, &x->c, x->packets_out, x->now, x->hz);
@@ -85,11 +88,13 @@ static void check_rehash(struct sim *x)
 	       x->packets_out, x->now, v, x->s.pause_until);
 	switch (v) {
 	case DCC_PLB_NONE:
-		FZ_CHECK(f, !forced && !idle, "no verdict at consec %u", old);
+		FZ_CHECK(f, !forced && !idle && !along,
+			 "no verdict at consec %u", old);
 		FZ_CHECK(f, x->s.consec_cong_rounds == old, "count changed");
 		break;
 	case DCC_PLB_PAUSED:
-		FZ_CHECK(f, forced || idle, "paused without a cause");
+		FZ_CHECK(f, forced || idle || along,
+			 "paused without a cause");
 		FZ_CHECK(f, x->s.pause_until &&
 			 dcc_before32(x->now, x->s.pause_until) &&
 			 x->s.pause_until - x->now <= max_pause,
@@ -109,6 +114,13 @@ static void check_rehash(struct sim *x)
 		FZ_CHECK(f, !x->s.pause_until, "repath while paused");
 		FZ_CHECK(f, x->s.consec_cong_rounds == 0, "count kept");
 		break;
+	case DCC_PLB_REPATH_LONG:
+		FZ_CHECK(f, along && !forced, "long repath at consec %u",
+			 old);
+		FZ_CHECK(f, !x->s.pause_until, "repath while paused");
+		FZ_CHECK(f, x->s.consec_cong_rounds == 0 && !x->s.ref_rounds,
+			 "count kept");
+		break;
 	default:
 		FZ_CHECK(f, 0, "verdict %d", v);
 	}
@@ -127,11 +139,21 @@ static void ev_ack(struct sim *x)
 	u32 old_ce_round = x->s.round_delivered_ce;
 	u16 samples = x->s.samples, cong = x->s.cong_samples;
 	bool ended, was_cong;
-	u8 old;
+	u32 weight;
+	u8 old, old_refs;
 	int ratio = -2;
 
-	if ((sel & 24) == 8)
+	if ((sel & 24) == 8) {
+		u32 w = x->s.round_weight, dl = fz_u32_edge(f);
+		u32 ref = sel & 64 ? 0 : fz_u16(f);
+
 		dcc_plb_sample(&x->s, sel & 32);
+		dcc_plb_sample_len(&x->s, dl, ref);
+		FZ_CHECK(f, x->s.round_weight >= 1 &&
+			 (!w || x->s.round_weight <= w),
+			 "round weight %u -> %u for %u/%u", w,
+			 x->s.round_weight, dl, ref);
+	}
 	samples = x->s.samples;
 	cong = x->s.cong_samples;
 	if (!d)
@@ -170,7 +192,21 @@ static void ev_ack(struct sim *x)
 		 !x->s.samples && !x->s.cong_samples, "round not restarted");
 
 	old = x->s.consec_cong_rounds;
+	old_refs = x->s.ref_rounds;
+	weight = x->s.round_weight ? x->s.round_weight : 1;
 	was_cong = dcc_plb_update(&x->s, &x->c, ratio);
+	FZ_CHECK(f, !x->s.round_weight, "round weight kept");
+	if (ratio < 0)
+		FZ_CHECK(f, x->s.ref_rounds == old_refs,
+			 "no-signal round weighed");
+	else if (!was_cong)
+		FZ_CHECK(f, !x->s.ref_rounds, "uncongested round kept %u",
+			 x->s.ref_rounds);
+	else
+		FZ_CHECK(f, x->s.ref_rounds ==
+			 dcc_min_u32(old_refs + weight, DCC_PLB_MAX_WEIGHT),
+			 "weight: %u + %u -> %u", old_refs, weight,
+			 x->s.ref_rounds);
 	if (ratio < 0)
 		FZ_CHECK(f, !was_cong && x->s.consec_cong_rounds == old,
 			 "no-signal round counted");

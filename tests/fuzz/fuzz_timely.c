@@ -119,6 +119,7 @@ static void timely_build(const u32 *m, struct timely_params *p)
 	p->max_rate_bytes_ps =
 		dcc_mbps_to_bytes_ps(ceiling_mbps(m[P_LINE], m[P_MAX_RATE]));
 	p->min_rate_bytes_ps = (u64)m[P_MIN_RATE] * 1000 / 8;
+	p->segment_bytes = m[P_SEGMENT];
 }
 
 /* Any value in every field (the header claims safety regardless). */
@@ -138,6 +139,7 @@ static void timely_wild(struct fz *f, struct timely_params *p)
 	p->min_rate_bytes_ps = fz_u64_edge(f);
 	p->max_rate_bytes_ps = fz_u64_edge(f);
 	p->line_rate_bytes_ps = fz_u64_edge(f);
+	p->segment_bytes = fz_u32_edge(f);
 }
 
 struct sim {

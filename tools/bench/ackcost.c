@@ -22,7 +22,8 @@
  *   timely_patched  the same, patched variant
  *   timely_ack      what tcp_timely runs on every ACK (engine RTT, byte
  *                   count; an update when a segment completes), patched
- *   plb_ack         PLB's per-ACK part: count a sample, end of round
+ *   plb_ack         PLB's per-ACK part: count a sample and its length, end
+ *                   of round
  *   plb_round       PLB's per-round part: update, repath check
  *   dcqcn_ack       what tcp_dcqcn's core does on every ACK (ECE edge; a
  *                   cut on a fresh notification, else the lazy timers and
@@ -196,6 +197,7 @@ NOINLINE void cost_plb_ack(const struct ack_in *in, u32 prior)
 	int ratio;
 
 	dcc_plb_sample(&plb_s, in->above);
+	dcc_plb_sample_len(&plb_s, in->delay_us, 50);
 	sink += dcc_plb_round_end(&plb_s, prior, in->delivered, 0, false,
 				  &ratio);
 }

@@ -25,7 +25,7 @@ cases=(
 	"timely|cost_timely|timely (paper): timely_on_completion() (one update)"
 	"timely_patched|cost_timely|timely (patched): timely_on_completion() (one update)"
 	"timely_ack|cost_timely_ack|timely (patched): one ACK (engine RTT, byte count; an update every 16 KB completion)"
-	"plb_ack|cost_plb_ack|plb: one ACK (count a sample, end of round)"
+	"plb_ack|cost_plb_ack|plb: one ACK (count a sample and its length, end of round)"
 	"plb_round|cost_plb_round|plb: one round end (update, repath check)"
 )
 [ -f include/dcc_dcqcn.h ] && cases+=(

@@ -24,7 +24,7 @@ BENCH_STOCK=${BENCH_STOCK:-"cubic dctcp vegas nv cdg bbr"}
 BENCH_OURS=${BENCH_OURS:-"swift timely timely-patched hpcc"}
 BENCH_RUNS=${BENCH_RUNS:-3}		# repeats of every measurement
 # Scenarios to run, by number or name (BENCH_SCENARIOS="deep-fifo 3").
-BENCH_SCENARIOS=${BENCH_SCENARIOS:-"1 2 3 4 5 6 7 8 9 10 11 12"}
+BENCH_SCENARIOS=${BENCH_SCENARIOS:-"1 2 3 4 5 6 7 8 9 10 11 12 13"}
 
 # Every scenario's number and short name.  The names are stable (scripts
 # and BENCH_SCENARIOS use them) and head the tables; the number names the
@@ -32,7 +32,7 @@ BENCH_SCENARIOS=${BENCH_SCENARIOS:-"1 2 3 4 5 6 7 8 9 10 11 12"}
 # report.py reads this list.
 BENCH_NAMES="1:deep-fifo 2:ecn-queue 3:incast 4:join-leave 5:rpc-load
 	6:two-path 7:jitter 8:many-flows 9:rtt-fair 10:shallow-fifo
-	11:incast-ecn 12:cc-share"
+	11:incast-ecn 12:cc-share 13:parking-lot"
 
 # The emulated network (dumbbell, lib.sh topo_dumbbell / topo_shape).
 # BENCH_IP 6: every cc's flows and probes over IPv6, the router filling
@@ -90,7 +90,11 @@ S6_LIMIT=${S6_LIMIT:-100}		# packets per path
 S6_CLIENTS=${S6_CLIENTS:-4}		# RPC clients (connections)
 S6_RPCS=${S6_RPCS:-60}			# per client, at most
 S6_RPC_BYTES=${S6_RPC_BYTES:-32768}
-S6_RPC_GAP_US=${S6_RPC_GAP_US:-10000}
+# 40 ms between RPCs: the 4 clients offer about 25 Mbit/s, half of path B,
+# so the quiet path is quiet.  At 10 ms they offered about 95 Mbit/s: B
+# was congested by the RPCs themselves (the quiet-path RPC p99 of swift
+# 80 ms, not 12), and PLB moved them off B as it should.
+S6_RPC_GAP_US=${S6_RPC_GAP_US:-40000}
 S6_SECS=${S6_SECS:-4}			# time bound per run
 
 # 7. Delay noise: the scenario-1 dumbbell with uniform jitter (+-J us,
@@ -150,6 +154,16 @@ S12_LIMIT=${S12_LIMIT:-$S2_LIMIT}
 S12_RED_KB=${S12_RED_KB:-$S2_RED_KB}
 S12_SECS=${S12_SECS:-8}
 S12_LAST=${S12_LAST:-4}			# s at the end over which shares are taken
+
+# 13. A parking lot: two routers, the second hop the slower (CLI -> RTR,
+#     BENCH_RATE -> R2, S13_RATE2 -> SRV; lib.sh topo_twopath's fabric with
+#     both first-hop paths at BENCH_RATE), each router filling IOAM traces
+#     with its own egress rate: hpcc must find the slower hop.
+S13_RATE2=${S13_RATE2:-50}		# Mbit/s of the second (slower) hop
+S13_LIMIT=${S13_LIMIT:-$S1_LIMIT}	# packets, each hop's drop-tail FIFO
+S13_FLOWS=${S13_FLOWS:-$S1_FLOWS}
+S13_SECS=${S13_SECS:-$S1_SECS}
+S13_WARM=${S13_WARM:-$S1_WARM}
 
 # Smoke test (make bench BENCH_SMOKE=1, part of make check): one short
 # scenario, two congestion controls, one run.
@@ -215,7 +229,8 @@ bench_vars() {
 		 S9_LIMIT S9_RTT_X S9_SECS S9_LAST \
 		 S10_LIMIT S10_FLOWS S10_SECS S10_WARM \
 		 S11_LIMIT S11_RED_KB S11_ROUNDS \
-		 S12_PAIRS S12_LIMIT S12_RED_KB S12_SECS S12_LAST; do
+		 S12_PAIRS S12_LIMIT S12_RED_KB S12_SECS S12_LAST \
+		 S13_RATE2 S13_LIMIT S13_FLOWS S13_SECS S13_WARM; do
 		echo "$v=\"${!v}\""
 	done
 }

@@ -61,6 +61,22 @@ for cc in $CCS $S6_CCS $S7_CCS $S12_CCS; do
 	*) load_stock_cc "$cc" || say "cannot load tcp_$cc" ;;
 	esac
 done
+# A variant row (NAME@PARAM=VALUE) names a parameter its module has: said
+# here, before anything runs, rather than as a shell error mid-scenario.
+for cc in $CCS $S6_CCS $S7_CCS $S12_CCS; do
+	case $cc in
+	*@*=*) ;;
+	*) continue ;;
+	esac
+	m=${cc%%@*}
+	m=tcp_${m%-patched}
+	p=${cc#*@}
+	p=${p%%=*}
+	if [ ! -e "/sys/module/$m/parameters/$p" ]; then
+		say "$cc: $m has no parameter $p"
+		exit 1
+	fi
+done
 # Every congestion control of the run may be a namespace's default (the
 # receivers run it too): stock ones such as dctcp are restricted until the
 # administrator allows them, and so are ours.
@@ -130,12 +146,21 @@ dumbbell() {	# LIMIT [red KB]
 # --- 1, 2: long flows through a deep FIFO / an ECN-marking queue -------
 scenario_bulk() {	# TAG LIMIT AQM KB FLOWS SECS WARM
 	local tag=$1 limit=$2 aqm=$3 kb=$4 flows=$5 secs=$6 warm=$7
-	local r cc name d0 m0 d1 m1 t0 t1
 	mkdir -p "$R/$tag"
 	dumbbell "$limit" "$aqm" "$kb"
 	ping_rtts 100 0.01 2 > "$R/$tag/idle.rtt"
-	# Counters between runs (one look at the qdisc per run).
-	read -r d0 m0 <<< "$(bottleneck_counts)"
+	bulk_rows "$tag" "$flows" "$secs" "$warm" bottleneck_counts
+}
+
+# bulk_rows TAG FLOWS SECS WARM COUNTS: every cc's runs of FLOWS long
+# flows (bulk_run) into raw/TAG/CC.RUN.*, with the drops and marks that
+# COUNTS (a command printing "DROPS MARKS" so far) and the senders' RTOs
+# moved during each run.
+bulk_rows() {
+	local tag=$1 flows=$2 secs=$3 warm=$4 counts=$5
+	local r cc name d0 m0 d1 m1 t0 t1
+	# Counters between runs (one look at the qdiscs per run).
+	read -r d0 m0 <<< "$($counts)"
 	for r in $(seq "$BENCH_RUNS"); do
 		for cc in $CCS; do
 			say "$(stamp) $tag $cc run $r/$BENCH_RUNS"
@@ -144,7 +169,7 @@ scenario_bulk() {	# TAG LIMIT AQM KB FLOWS SECS WARM
 			bulk_run "$name" "$secs" "$flows" "$R/$tag/$cc.$r" \
 				"$BENCH_PROBE_HZ" "$warm"
 			read -r t1 _ <<< "$(_rto_retrans)"
-			read -r d1 m1 <<< "$(bottleneck_counts)"
+			read -r d1 m1 <<< "$($counts)"
 			echo "drops=$((d1 - d0)) marks=$((m1 - m0)) rtos=$((t1 - t0))" \
 				> "$R/$tag/$cc.$r.q"
 			d0=$d1 m0=$m1
@@ -268,8 +293,37 @@ scenario_rpc() {
 }
 
 # --- 6: two paths, one congested, PLB on and off ------------------------
+# S6_CLIENTS RPC clients of cc $1 at once, each writing $2.cN; waits.
+s6_clients() {
+	local i pids=""
+
+	for i in $(seq "$S6_CLIENTS"); do
+		in_cli "$DCC_BIN/rpc" -c "$SRV_IP6" 7000 "$S6_RPCS" \
+			"$S6_RPC_BYTES" "$S6_RPC_GAP_US" "$1" \
+			"$S6_SECS" > "$2.c$i" 2>&1 &
+		pids="$pids $!"
+	done
+	# shellcheck disable=SC2086
+	wait $pids
+}
+
+# s6_counts: the client namespace's PLB counters and TCP's own timeout
+# rehashes and loss probes, "Name value" a line.
+s6_counts() {
+	local c
+	for c in PlbRounds PlbCongestedRounds PlbRepathIdle PlbRepathForced \
+		 PlbRepathLong PlbRepathPaused PlbRtoPause; do
+		echo "$c $(mod_stat "$NS_CLI" tcp_plb_stat "$c")"
+	done
+	for c in TcpExtTcpTimeoutRehash TcpExtTCPTimeouts TcpExtTCPLossProbes; do
+		echo "$c $(nstat_get "$NS_CLI" "$c")"
+	done
+}
+
 scenario_plb() {
-	local r cc name comp srv a0 b0 i pids
+	local r cc name comp srv a0 b0 quiet
+	# shellcheck disable=SC2034 # read by paths_start/paths_stop (lib_topo.sh)
+	local PATHS_DIR=$R/s6 PATHS_END_SECS=1
 	mkdir -p "$R/s6"
 	DUMBBELL=0
 	topo_twopath "$S6_RATE_B" "$BENCH_DELAY" "$S6_LIMIT"
@@ -279,6 +333,27 @@ scenario_plb() {
 	in_srv "$DCC_BIN/rpc" -s 7000 &
 	srv=$!
 	sleep 0.3
+	# The quiet path first: each cc's RPC clients (without PLB) all on
+	# path B, before the competitor starts: where PLB should bring them,
+	# the baseline of the target "p99 <= 2 x the quiet path's".  The
+	# clients load the path themselves (4 x 32 KB every 10 ms or so).
+	twopath_route6 b
+	quiet=""
+	for cc in $S6_CCS; do
+		case " $quiet " in
+		*" ${cc%+plb} "*) ;;
+		*) quiet="$quiet ${cc%+plb}" ;;
+		esac
+	done
+	for r in $(seq "$BENCH_RUNS"); do
+		for cc in $quiet; do
+			say "$(stamp) s6 $cc quiet run $r/$BENCH_RUNS"
+			s6_clients "$(bench_cc "$cc")" "$R/s6/quiet.$cc.$r"
+			in_cli ss -K dst "[$SRV_IP6]" dport = :7000 >/dev/null 2>&1
+			sleep 0.5
+		done
+	done
+	twopath_route6 ab
 	in_cli iperf3 -4 -c "$SRV_IP4" -p 5201 -C cubic -t 3600 >/dev/null 2>&1 &
 	comp=$!
 	sleep 3
@@ -291,17 +366,22 @@ scenario_plb() {
 			name=$(bench_cc "$cc")
 			a0=$(path_bytes6 pa0)
 			b0=$(path_bytes6 pb0)
-			pids=""
-			for i in $(seq "$S6_CLIENTS"); do
-				in_cli "$DCC_BIN/rpc" -c "$SRV_IP6" 7000 "$S6_RPCS" \
-					"$S6_RPC_BYTES" "$S6_RPC_GAP_US" "$name" \
-					"$S6_SECS" > "$R/s6/$cc.$r.c$i" 2>&1 &
-				pids="$pids $!"
-			done
-			# shellcheck disable=SC2086
-			wait $pids
+			s6_counts > "$R/s6/$cc.$r.count0"
+			paths_start "$cc.$r" 7000
+			trace_start "$TRACEFS/events/tcp_plb/plb_repath"
+			s6_clients "$name" "$R/s6/$cc.$r"
 			echo "bytes_a=$(($(path_bytes6 pa0) - a0)) bytes_b=$(($(path_bytes6 pb0) - b0))" \
 				> "$R/s6/$cc.$r.paths"
+			# A client stopped by its time bound leaves its
+			# connection sending on as an orphan: end it before
+			# the next cc runs.
+			in_cli ss -K dst "[$SRV_IP6]" dport = :7000 >/dev/null 2>&1
+			s6_counts > "$R/s6/$cc.$r.count1"
+			[ -r "$TRACEFS/trace" ] &&
+				grep plb_repath "$TRACEFS/trace" > "$R/s6/$cc.$r.trace"
+			paths_stop "$cc.$r"
+			paths_per_flow "$cc.$r" > /dev/null
+			rm -f "$R/s6/$cc.$r".*.pcap
 			sleep 0.5
 		done
 	done
@@ -436,6 +516,50 @@ scenario_share() {
 	in_cli sysctl -qw net.ipv4.tcp_congestion_control="$cli_cc"
 }
 
+# --- 13: a parking lot (two routers, the second hop slower) -------------
+# Drops at both hops (RTR's paths A and B, R2's egress to SRV), no marks.
+# shellcheck disable=SC2317 # called through bulk_rows' COUNTS
+parking_counts() {
+	{ in_rtr tc -s qdisc show dev pa0; in_rtr tc -s qdisc show dev pb0
+	  in_r2 tc -s qdisc show dev rs0; } | awk '{
+		for (i = 1; i < NF; i++) if ($i == "(dropped") d += $(i + 1) + 0
+	} END { print d + 0, 0 }'
+}
+
+scenario_parking() {
+	local name ev
+	mkdir -p "$R/s13"
+	DUMBBELL=0
+	topo_twopath "$BENCH_RATE" "$BENCH_DELAY" "$S13_LIMIT"
+	in_r2 tc qdisc replace dev rs0 root handle 1: htb default 1
+	in_r2 tc class replace dev rs0 parent 1: classid 1:1 htb \
+		rate "${S13_RATE2}mbit" ceil "${S13_RATE2}mbit" burst 30k cburst 30k
+	in_r2 tc qdisc replace dev rs0 parent 1:1 handle 10: pfifo \
+		limit "$S13_LIMIT"
+	topo_ioam "$NS_RTR" 1 "$BENCH_RATE" rc0
+	topo_ioam "$NS_R2" 2 "$S13_RATE2" pa1 pb1
+	iperf_server 5201
+	ping_rtts 100 0.01 2 > "$R/s13/idle.rtt"
+	bulk_rows s13 "$S13_FLOWS" "$S13_SECS" "$S13_WARM" parking_counts
+	# Which hop hpcc's window follows: its tracepoint over a run of its
+	# own (not one of the measured runs: tracing costs the sender
+	# instructions, that is virtual time).
+	ev=$TRACEFS/events/tcp_hpcc/hpcc_update
+	case " $CCS " in
+	*" hpcc "*)
+		if trace_start "$ev"; then
+			name=$(bench_cc hpcc)
+			bulk_run "$name" 2 "$S13_FLOWS" "$R/s13/traced" \
+				"$BENCH_PROBE_HZ" 1
+			echo 0 > "$ev/enable"
+			grep -o "hops=[0-9]* hop=[0-9]*" "$TRACEFS/trace" |
+				sort | uniq -c > "$R/s13/hpcc.hops"
+			echo > "$TRACEFS/trace"
+		fi ;;
+	esac
+	topo_cleanup
+}
+
 # BENCH_SCENARIOS: numbers here (params.sh turns names into numbers).
 for s in $BENCH_SCENARIOS; do
 	t0=$(date +%s)
@@ -453,6 +577,7 @@ for s in $BENCH_SCENARIOS; do
 	10) scenario_bulk s10 "$S10_LIMIT" fifo 0 "$S10_FLOWS" "$S10_SECS" "$S10_WARM" ;;
 	11) scenario_incast s11 "$S11_LIMIT" red "$S11_RED_KB" "$S11_ROUNDS" ;;
 	12) scenario_share ;;
+	13) scenario_parking ;;
 	*) say "no scenario $s"; continue ;;
 	esac
 	cp -R "$R/." "$R_OUT/" || say "cannot copy scenario $s's raw results"
