@@ -385,7 +385,7 @@ static void swift_cong_control(DCC_CONG_CONTROL_ARGS)
 	enum dcc_ts_verdict v;
 	struct dcc_ts_split sp;
 	bool has_sample, above = false;
-	u32 act, end_us;
+	u32 act, end_us, lift_us = 0;
 	u8 raised;
 
 	/*
@@ -413,12 +413,15 @@ static void swift_cong_control(DCC_CONG_CONTROL_ARGS)
 						READ_ONCE(delack_guard_us));
 	a.delack_us = READ_ONCE(delack_guard_us);
 	a.noise_us = swift_noise_sample(fkey, &a, &end_us);
+	if (end_us)
+		lift_us = swift_noise_lift_us(&ca->s, prm,
+					      swift_base_min_us(&ca->s,
+								dcc_floor_of(&fl, fkey)),
+					      end_us);
 	a.floor_us = dcc_floor_sample(fslot, fl, fkey, prm->minrtt_win_us,
 				      a.has_delay ? a.delay_us : 0,
-				      a.ack_delayed,
-				      end_us ? swift_noise_lift_us(&ca->s, prm,
-								   end_us) : 0,
-				      a.now_us, &raised);
+				      a.ack_delayed, lift_us, a.now_us,
+				      &raised);
 	a.floor_raised = raised & DCC_FLOOR_RAISED;
 	if (raised & DCC_FLOOR_RAISED_NOW)
 		swift_count(sk, SWIFT_MIB_NOISE_END);

@@ -2499,7 +2499,10 @@ static void psim_ack(struct psim *sm, unsigned int i, u64 now, u64 sent_ns,
 		/* As the glue (dcc_floor_sample()) */
 		if (end_us && !sm->no_noise && !sm->no_raise)
 			dcc_floor_raise(fl, delay_us,
-					swift_noise_lift_us(&f->s, p, end_us),
+					swift_noise_lift_us(&f->s, p,
+							    swift_base_min_us(&f->s,
+									      fl->min_us),
+							    end_us),
 					now / 1000);
 	}
 	a = (struct swift_ack){
@@ -3247,20 +3250,23 @@ static double psim_noise_stops(bool no_raise, u64 seed, double *mean_us)
 }
 
 /*
- * Known open: whether the quiet link is used depends on the jitter's draw.
  * The floor is raised by at most the noise's lift from where the noise's
- * low tail left it; a tail deeper than the lift leaves it below the
- * path's base, every quiet sample of a window near one packet then reads
- * above the target, and the flows' own swings (a packet's serialization,
- * 120 us) keep the noise estimate from ending again.  Ten draws, before
- * the sub-packet step of swift_ai(): 0.000-0.944 of the link (the one
- * draw this test used was 0.944); after it 0.000-0.702, mean 0.33.
- * Asserted: the raise is what uses the link (without it 0.000-0.005);
- * built with -DDCC_TEST_KNOWN_BUGS, 0.9 of the link in every draw.
+ * low tail left it (dcc_floor_raise()).  That lift was computed with the
+ * allowance scaled by the base the noise had lifted, which grows with the
+ * lift and left little of it; a tail deeper than the lift left the floor
+ * below the path's base, and every quiet sample of a window near one
+ * packet read above the target.  Ten draws, before swift_noise_lift_us()
+ * scaled by the unlifted minimum: 0.000-0.702 of the link, mean 0.33
+ * (the paper's sub-packet step, ai 1: 0.000-0.944, mean 0.46); after:
+ * 0.875-0.997 in nine draws (asserted 0.85).  Known open: the tenth draw
+ * (seed 7) gets no ACK at all in the quiet part, with or without the
+ * raise; built with -DDCC_TEST_KNOWN_BUGS, 0.85 in every draw.  Also
+ * asserted: the raise is what uses the link (without it 0.000-0.005).
  */
 static void test_psim_noise_stops(void **state)
 {
 	double raised = 0, not_raised = 0, d_raised, d_not;
+	unsigned int good = 0;
 	u64 seed;
 
 	(void)state;
@@ -3272,13 +3278,46 @@ static void test_psim_noise_stops(void **state)
 		print_message("# psim noise stops, draw %llu: quiet link %.3f (mean delay %.0f us) with the floor raised, %.3f (%.0f us) without\n",
 			      (unsigned long long)seed, r, d_raised, nr, d_not);
 #ifdef DCC_TEST_KNOWN_BUGS
-		assert_true(r >= 0.9);
+		assert_true(r >= 0.85);
 #endif
+		good += r >= 0.85;
 		raised += r / 10;
 		not_raised += nr / 10;
 	}
 	assert_true(not_raised < 0.01);
-	assert_true(raised >= 0.2);
+	assert_true(good >= 9);
+	assert_true(raised >= 0.75);
+}
+
+/*
+ * When the noise stops, the floor is renewed by what the noise lifted
+ * the base by (swift_noise_lift_us()): the excess of its width over the
+ * allowance scaled by the unlifted minimum, as swift_set_base() computes
+ * it, at most half the width.  The VM bed after 500 us of data-path
+ * jitter: floor 50 us, width 472 us; the allowance 127 us at that
+ * minimum lifts the base by 236 us.  Scaled by the lifted base (286 us),
+ * the allowance was 726 us and the end's lift 0 (46 us in the boot
+ * traced, where the base was lifted less), and the floor stayed near the
+ * noise's low tail.
+ */
+static void test_noise_end_lift(void **state)
+{
+	struct swift_params p = default_params(true);
+	struct swift_state s;
+
+	(void)state;
+	init_state(&s, &p, DCC_FX_ONE, DEFAULT_HOPS, 0);
+	assert_int_equal(swift_set_base(&s, &p, 50, 472), 472 - 127);
+	assert_int_equal(s.base_rtt_us, 50 + 236);
+	assert_int_equal(swift_noise_lift_us(&s, &p, 50, 472),
+			 s.base_rtt_us - 50);
+	/* Noise the allowance at the minimum holds lifts nothing. */
+	assert_int_equal(swift_noise_lift_us(&s, &p, 270, 472), 0);
+	assert_int_equal(swift_set_base(&s, &p, 270, 472), 0);
+	assert_int_equal(s.base_rtt_us, 270);
+	/* Never past the noise's centre. */
+	assert_int_equal(swift_noise_lift_us(&s, &p, 20, 200), 73);
+	assert_int_equal(swift_noise_lift_us(&s, &p, 20, 800), 400);
 }
 
 static void test_psim_jitter(void **state)
@@ -3381,6 +3420,7 @@ int main(void)
 		cmocka_unit_test(test_psim_plb_long),
 		cmocka_unit_test(test_psim_jitter),
 		cmocka_unit_test(test_psim_noise_stops),
+		cmocka_unit_test(test_noise_end_lift),
 		cmocka_unit_test(test_rto_reset_floor),
 		cmocka_unit_test(test_psim_rtt_fair),
 	};

@@ -351,6 +351,8 @@ static void ev_ack(struct sim *x, struct conn *c)
 		if (end_us)
 			dcc_floor_raise(&x->floor, a.delay_us,
 					swift_noise_lift_us(&c->s, &x->p,
+							    swift_base_min_us(&c->s,
+									      x->floor.min_us),
 							    end_us),
 					a.now_us);
 	}
