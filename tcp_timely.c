@@ -301,7 +301,6 @@ static void timely_apply(struct sock *sk, const struct timely_params *e,
 	cwnd = dcc_sk_safeguard_cwnd(sk, ca->s.rate_bytes_ps,
 				     timely_window_rtt_us(ca->s.base_rtt_us,
 							  min_rtt,
-							  dcc_srtt_us(tp),
 							  e->t_high_us),
 				     READ_ONCE(cwnd_gain_pct), TIMELY_MIN_CWND);
 	tcp_snd_cwnd_set(tp, dcc_sk_recovery_cwnd(sk, rs, cwnd));

@@ -745,15 +745,14 @@ static inline void timely_effective(const struct timely_params *p,
  * The RTT the safeguard window covers (times the rate and cwnd_gain_pct):
  * the base RTT, or before the first completion measures one the
  * connection's smallest RTT sample (the handshake's; 0 if none), and at
- * least T_high.
+ * least T_high.  Never srtt: it holds the queue, and a window over it
+ * lets in more, the more there is.
  */
 static inline u32 timely_window_rtt_us(u32 base_rtt_us, u32 min_rtt_us,
-				       u32 srtt_us, u32 t_high_us)
+				       u32 t_high_us)
 {
 	u32 base = base_rtt_us ? base_rtt_us : min_rtt_us;
 
-	/* srtt holds the queue: a window over it lets in more, the more. */
-	(void)srtt_us;
 	return dcc_max_u32(base, t_high_us);
 }
 

@@ -1632,14 +1632,14 @@ static void test_loss_cut_undo(void **state)
 static void test_window_rtt_no_srtt(void **state)
 {
 	(void)state;
-	/* No completion yet, 80 ms of queue in srtt, handshake 280 us. */
-	assert_int_equal(timely_window_rtt_us(0, 280, 80000, 500), 500);
-	assert_int_equal(timely_window_rtt_us(0, 900, 80000, 500), 900);
+	/* No completion yet, handshake 280 us (srtt is not an input). */
+	assert_int_equal(timely_window_rtt_us(0, 280, 500), 500);
+	assert_int_equal(timely_window_rtt_us(0, 900, 500), 900);
 	/* No sample at all: T_high. */
-	assert_int_equal(timely_window_rtt_us(0, 0, 0, 500), 500);
+	assert_int_equal(timely_window_rtt_us(0, 0, 500), 500);
 	/* A base RTT wins over both. */
-	assert_int_equal(timely_window_rtt_us(700, 280, 80000, 500), 700);
-	assert_int_equal(timely_window_rtt_us(300, 280, 80000, 840), 840);
+	assert_int_equal(timely_window_rtt_us(700, 280, 500), 700);
+	assert_int_equal(timely_window_rtt_us(300, 280, 840), 840);
 }
 
 int main(void)
