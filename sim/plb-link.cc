@@ -39,21 +39,18 @@ void
 DccPlbLink::Init(Ptr<TcpSocketState> tcb)
 {
     dcc_plb_state_init(&m_st, 0, 0);
-    m_srttX8 = 0;
     g_labels[PeekPointer(tcb)] = 0;
 }
 
 void
 DccPlbLink::Ack(Ptr<TcpSocketState> tcb, const TcpRateOps::TcpRateConnection& rc,
-                const TcpRateOps::TcpRateSample& rs, bool hasSample, bool above,
+                const TcpRateOps::TcpRateSample& rs, uint32_t srttUs, bool hasSample,
+                bool above,
                 uint32_t delayUs, uint32_t refUs)
 {
     struct dcc_plb_conf c;
     int ratio;
-    uint32_t rttUs = (uint32_t)tcb->m_lastRtt.Get().GetMicroSeconds();
 
-    if (rttUs)
-        m_srttX8 = m_srttX8 ? m_srttX8 - (m_srttX8 >> 3) + rttUs : rttUs << 3;
     if (hasSample)
     {
         dcc_plb_sample(&m_st, above);
@@ -72,12 +69,12 @@ DccPlbLink::Ack(Ptr<TcpSocketState> tcb, const TcpRateOps::TcpRateConnection& rc
         DccPlbRun::s_rounds++;
     if (dcc_plb_update(&m_st, &c, ratio))
         DccPlbRun::s_congRounds++;
-    CheckRehash(tcb);
+    CheckRehash(tcb, srttUs);
 }
 
 /* dcc_plb_check_rehash(). */
 void
-DccPlbLink::CheckRehash(Ptr<TcpSocketState> tcb)
+DccPlbLink::CheckRehash(Ptr<TcpSocketState> tcb, uint32_t srttUs)
 {
     struct dcc_plb_conf c;
 
@@ -98,7 +95,7 @@ DccPlbLink::CheckRehash(Ptr<TcpSocketState> tcb)
     /* sk_rethink_txhash(): a new random hash, unless the path memory
      * sends the connection back to its best label. */
     uint32_t& l = g_labels[PeekPointer(tcb)];
-    uint32_t depth = dcc_plb_depth(m_srttX8 >> 3,
+    uint32_t depth = dcc_plb_depth(srttUs,
                                    tcb->m_minRtt == Time::Max()
                                        ? ~0u
                                        : (u32)tcb->m_minRtt.GetMicroSeconds());

@@ -49,24 +49,22 @@ class DccPlbLink
     /* dcc_plb_link_init(). */
     void Init(Ptr<TcpSocketState> tcb);
     /* dcc_plb_link_ack(): the ACK's delay sample (delayUs, judged against
-     * refUs), and at a round's end update_state() and check_rehash(). */
+     * refUs), and at a round's end update_state() and check_rehash();
+     * srttUs is the model's tp->srtt_us (TcpDccBase::SrttUs()), which
+     * the path memory's depth reads. */
     void Ack(Ptr<TcpSocketState> tcb, const TcpRateOps::TcpRateConnection& rc,
-             const TcpRateOps::TcpRateSample& rs, bool hasSample, bool above,
-             uint32_t delayUs = 0, uint32_t refUs = 0);
+             const TcpRateOps::TcpRateSample& rs, uint32_t srttUs, bool hasSample,
+             bool above, uint32_t delayUs = 0, uint32_t refUs = 0);
     /* dcc_plb_link_event(CA_EVENT_TX_START). */
-    void TxStart(Ptr<TcpSocketState> tcb) { CheckRehash(tcb); }
+    void TxStart(Ptr<TcpSocketState> tcb, uint32_t srttUs) { CheckRehash(tcb, srttUs); }
     /* dcc_plb_link_event(CA_EVENT_LOSS): a retransmit timeout. */
     void Rto();
 
   private:
-    void CheckRehash(Ptr<TcpSocketState> tcb);
+    void CheckRehash(Ptr<TcpSocketState> tcb, uint32_t srttUs);
     static void Conf(struct dcc_plb_conf* c);
     static uint32_t Jiffies() { return (uint32_t)Simulator::Now().GetMilliSeconds(); }
     struct dcc_plb_state m_st {};
-    /* tp->srtt_us, for the path memory's depth: ns-3's socket state has
-     * no smoothed RTT, so the link smooths the ACKs' RTT as
-     * tcp_rtt_estimator() does (srtt += (m - srtt) / 8). */
-    uint32_t m_srttX8{0};
 };
 
 } // namespace ns3

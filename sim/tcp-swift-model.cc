@@ -191,7 +191,8 @@ TcpSwiftModel::CongControl(Ptr<TcpSocketState> tcb,
     swift_on_ack(s, &g_swift_p, &a);
     /* PLB's delay signal: the round's samples at or above the target. */
     bool has_sample = swift_plb_sample(s, &a, &above);
-    m_impl->plb.Ack(tcb, rc, rs, has_sample, above, s->last_delay_us, s->last_target_us);
+    m_impl->plb.Ack(tcb, rc, rs, SrttUs(), has_sample, above, s->last_delay_us,
+                    s->last_target_us);
     Apply(tcb);
 }
 
@@ -200,7 +201,7 @@ TcpSwiftModel::CwndEvent(Ptr<TcpSocketState> tcb, const TcpSocketState::TcpCAEve
 {
     /* swift_cwnd_event(): dcc_plb_link_event(). */
     if (ev == TcpSocketState::CA_EVENT_TX_START)
-        m_impl->plb.TxStart(tcb);
+        m_impl->plb.TxStart(tcb, SrttUs());
     /* Timeouts are counted in CongestionStateSet(CA_LOSS), as the glue's
      * set_state(TCP_CA_Loss) does: ns-3 enters it on every timeout. */
 }

@@ -211,7 +211,7 @@ TcpTimelyModel::CongControl(Ptr<TcpSocketState> tcb,
     s->rate_bytes_ps = timely_clamp_rate(&e, s->rate_bytes_ps);
     if (rs.m_ackedSacked == 0)
     {
-        m_impl->plb.Ack(tcb, rc, rs, false, false);
+        m_impl->plb.Ack(tcb, rc, rs, SrttUs(), false, false);
         Apply(tcb, true);
         return;
     }
@@ -219,7 +219,7 @@ TcpTimelyModel::CongControl(Ptr<TcpSocketState> tcb,
     if (!rawRtt)
     {
         s->acked_bytes = dcc_sat_u32((u64)s->acked_bytes + acked);
-        m_impl->plb.Ack(tcb, rc, rs, false, false);
+        m_impl->plb.Ack(tcb, rc, rs, SrttUs(), false, false);
         Apply(tcb, true);
         return;
     }
@@ -248,7 +248,7 @@ TcpTimelyModel::CongControl(Ptr<TcpSocketState> tcb,
     }
     for (uint32_t k = 0; k < n; k++)
         timely_on_completion_at(s, p, rtt, now, k == 0, floor);
-    m_impl->plb.Ack(tcb, rc, rs, true, plbAbove, plbRtt, plbRef);
+    m_impl->plb.Ack(tcb, rc, rs, SrttUs(), true, plbAbove, plbRtt, plbRef);
     Apply(tcb, true);
 }
 
@@ -266,7 +266,7 @@ void
 TcpTimelyModel::CwndEvent(Ptr<TcpSocketState> tcb, const TcpSocketState::TcpCAEvent_t ev)
 {
     if (ev == TcpSocketState::CA_EVENT_TX_START)
-        m_impl->plb.TxStart(tcb);
+        m_impl->plb.TxStart(tcb, SrttUs());
     if (ev == TcpSocketState::CA_EVENT_LOSS)
     {
         m_impl->plb.Rto();
