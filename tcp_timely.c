@@ -268,6 +268,15 @@ static void timely_decided(const struct sock *sk, struct timely *ca,
 			    ca->s.prev_rtt_us, timely_grad_milli(ca, g));
 }
 
+/* TCP's initial window for sk: the route's initcwnd, else TCP_INIT_CWND. */
+static u32 timely_init_cwnd(struct sock *sk)
+{
+	const struct dst_entry *dst = __sk_dst_get(sk);
+	u32 iw = dst ? dst_metric(dst, RTAX_INITCWND) : 0;
+
+	return iw ? iw : TCP_INIT_CWND;
+}
+
 /*
  * Apply the rate: pace at it, and set the safeguard window to what the
  * rate can have outstanding over T_high (the RTT above which the rate is
@@ -275,7 +284,10 @@ static void timely_decided(const struct sock *sk, struct timely *ca,
  * grows with the queue (srtt or the newest sample would: the larger the
  * queue, the more the window would let in).  Until the first completion
  * measures a base RTT, the connection's minimum RTT (the handshake's)
- * stands in for it (timely_window_rtt_us()).
+ * stands in for it (timely_window_rtt_us()).  While the engine holds no
+ * RTT sample (before the first completion, after a timeout or an idle
+ * restart) the window is at most TCP's initial window
+ * (timely_start_cwnd()).
  *
  * In loss recovery the window follows the ACKs, as tcp_bbr.c does, never
  * above the safeguard: in fast recovery packet conservation (what is
@@ -303,6 +315,7 @@ static void timely_apply(struct sock *sk, const struct timely_params *e,
 							  min_rtt,
 							  e->t_high_us),
 				     READ_ONCE(cwnd_gain_pct), TIMELY_MIN_CWND);
+	cwnd = timely_start_cwnd(&ca->s, cwnd, timely_init_cwnd(sk));
 	tcp_snd_cwnd_set(tp, dcc_sk_recovery_cwnd(sk, rs, cwnd));
 }
 

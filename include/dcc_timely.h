@@ -757,6 +757,28 @@ static inline u32 timely_window_rtt_us(u32 base_rtt_us, u32 min_rtt_us,
 }
 
 /*
+ * The safeguard window cwnd while the engine holds no RTT sample (a new
+ * connection before its first completion; after a timeout or an idle
+ * restart, timely_restart()): at most the initial window init_cwnd
+ * (TCP's, at least 1), as TCP restarts after idle (RFC 5681).  The rate
+ * then is the start rate (or the one before the restart), which no
+ * measurement has judged: a window that follows it lets in what the
+ * path has not shown it holds.  Traced in the bench's 100-flow scenario
+ * (Documentation/timely.rst, "Many flows"): 100 initial windows are the
+ * 1000-packet FIFO, and the first ACK's window of 37 packets (twice the
+ * start rate, 400 Mbit/s, over T_high) offered 3700 before the first
+ * completion came back from behind the queue: 3600-3900 drops, 5-14
+ * timeouts a run.
+ */
+static inline u32 timely_start_cwnd(const struct timely_state *s, u32 cwnd,
+				    u32 init_cwnd)
+{
+	if (s->flags & TIMELY_F_PREV_VALID)
+		return cwnd;
+	return dcc_min_u32(cwnd, dcc_max_u32(init_cwnd, 1));
+}
+
+/*
  * The normalized gradient the last decision used (after the dead band),
  * signed fx; e is the connection's effective parameters.
  */

@@ -17,6 +17,7 @@
 
 #include "dcc_basedelay.h"
 #include "dcc_timely.h"
+#include "dcc_pacing.h"
 
 typedef unsigned __int128 u128;
 
@@ -1642,6 +1643,46 @@ static void test_window_rtt_no_srtt(void **state)
 	assert_int_equal(timely_window_rtt_us(300, 280, 840), 840);
 }
 
+/*
+ * The safeguard window while the engine has no RTT sample.  Traced in the
+ * bench's 100-flow scenario (Documentation/timely.rst, "Many flows"): 100
+ * flows start together at 400-412 Mbit/s each (their initial window over
+ * the handshake's RTT), and the first ACK's window, twice that rate over
+ * T_high (500 us before calibration), let each have 37 packets out
+ * before its first completion came back from behind the queue: 3700
+ * packets offered to the 1000-packet FIFO, 3600-3900 drops, 5-14
+ * timeouts a run.  Until a completion the window is at most TCP's
+ * initial window, so 100 flows offer at most the FIFO itself; the
+ * safeguard returns with the first sample, and a restart (timeout, idle)
+ * caps it again.
+ */
+static void test_window_start(void **state)
+{
+	struct timely_params p = paper_params();
+	struct timely_state s;
+	u32 w, start, iw = 10;
+
+	(void)state;
+	timely_state_init(&s, &p, 400000000ULL / 8);
+	w = dcc_safeguard_cwnd(s.rate_bytes_ps,
+			       timely_window_rtt_us(0, 280, p.t_high_us),
+			       1448, 200, 4, DCC_U32_MAX);
+	assert_true(w >= 30);
+	start = timely_start_cwnd(&s, w, iw);
+	assert_int_equal(start, iw);
+	assert_true(100 * start <= 1000);
+	/* The first completion (it only sets prev_rtt): the safeguard. */
+	assert_int_equal(timely_on_completion(&s, &p, 100000), TIMELY_FIRST);
+	assert_int_equal(timely_start_cwnd(&s, w, iw), w);
+	/* A timeout or an idle restart forgets the sample: capped again. */
+	timely_restart(&s);
+	assert_int_equal(timely_start_cwnd(&s, w, iw), iw);
+	/* Never raised to the initial window; an initial window of 0 is 1. */
+	assert_int_equal(timely_start_cwnd(&s, 4, iw), 4);
+	assert_int_equal(timely_start_cwnd(&s, w, 0), 1);
+	assert_int_equal(timely_start_cwnd(&s, 0, iw), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1673,6 +1714,7 @@ int main(void)
 		cmocka_unit_test(test_bed_utilization),
 		cmocka_unit_test(test_loss_cut_undo),
 		cmocka_unit_test(test_window_rtt_no_srtt),
+		cmocka_unit_test(test_window_start),
 	};
 
 	return cmocka_run_group_tests_name("dcc_timely", tests, NULL, NULL);
