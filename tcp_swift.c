@@ -39,7 +39,7 @@
  */
 DCC_PARAM_BLOCK(swift_pb, struct swift_params, swift_params_build);
 
-DCC_PARAM_UINT(ai_mpkt, 1000, 1, 1000000, NULL, &swift_pb,
+DCC_PARAM_UINT(ai_mpkt, 250, 1, 1000000, NULL, &swift_pb,
 	       "additive increase per RTT, in 1/1000 packet");
 DCC_PARAM_UINT(md_beta_permille, 800, 1, 1000, NULL, &swift_pb,
 	       "multiplicative-decrease gain b, in 1/1000");

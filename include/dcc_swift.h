@@ -457,6 +457,19 @@ static inline bool swift_can_decrease(const struct swift_state *s, u8 flag,
  * 0.65 unit): its fraction, in 1/65536 unit, is carried in *rem to the
  * next ACK, so small steps add up instead of rounding to 0 and freezing
  * the window.
+ *
+ * Below one packet, ai / sqrt(cwnd) per packet acknowledged, at most one
+ * packet: ai * sqrt(cwnd) per RTT, equal to ai at one packet (no jump at
+ * the boundary) and a larger share of a smaller window, so the windows
+ * below one packet are pulled together.  The paper adds ai per packet
+ * (ai * cwnd per RTT): increase and decrease are then both proportional
+ * to the window, nothing pulls the windows together, and the shares
+ * follow which flows' rare ACKs came in a dip of the queue
+ * (Documentation/swift.rst, "Per-flow fairness").  A fully additive
+ * step, ai / cwnd per packet, pulls harder but is as large as the
+ * window is small (ai 1: ten packets per packet acknowledged at 0.1
+ * packet): the queue overshoots by more than it converges.  With ai 1
+ * this step is the paper's; hence ai's default of 0.25.
  */
 static inline u32 swift_ai(const struct swift_params *p, u32 cwnd_fx,
 			   u32 num_acked, u16 *rem)
@@ -473,7 +486,11 @@ static inline u32 swift_ai(const struct swift_params *p, u32 cwnd_fx,
 		inc += frac >> DCC_FX_SHIFT;
 		*rem = (u16)(frac & (DCC_FX_ONE - 1));
 	} else {
-		inc = (u64)p->ai_fx * num_acked;
+		/* ai_fx < 2^26 and the root's inverse <= 2^24: < 2^50. */
+		u64 step = ((u64)p->ai_fx * dcc_fx_inv_sqrt(cwnd_fx)) >>
+			   DCC_FX_SHIFT;
+
+		inc = dcc_min_u64(step, DCC_FX_ONE) * num_acked;
 	}
 	return dcc_clamp_u32(dcc_sat_u32(cwnd_fx + inc), p->min_cwnd_fx,
 			     p->max_cwnd_fx);
