@@ -375,9 +375,26 @@ static void test_round_delay_fraction(void **state)
 	assert_true(dcc_plb_round_end(&s, 100, 110, 7, false, &ratio));
 	assert_int_equal(ratio, 3 * 256 / 8);
 	assert_int_equal(s.round_delivered, 110);
-	assert_int_equal(s.samples, 0);
-	/* A round without samples gives no signal. */
+	/* Three quarters of the pool stay for the next rounds. */
+	assert_int_equal(s.samples, 6 * DCC_PLB_SAMPLE_ONE);
+	assert_int_equal(s.cong_samples, 3 * DCC_PLB_SAMPLE_ONE -
+			 3 * DCC_PLB_SAMPLE_ONE / 4);
+	/* A round without samples gives no signal; the pool still ages. */
 	assert_true(dcc_plb_round_end(&s, 111, 120, 7, false, &ratio));
+	assert_int_equal(ratio, -1);
+	assert_int_equal(s.samples, 6 * DCC_PLB_SAMPLE_ONE -
+			 6 * DCC_PLB_SAMPLE_ONE / 4);
+	/* The next round's 8 samples, all at or above the target, weigh
+	 * with what is left of the first round's: (36 + 128) of (72 + 128).
+	 */
+	for (i = 0; i < 8; i++)
+		dcc_plb_sample(&s, true);
+	assert_true(dcc_plb_round_end(&s, 120, 130, 7, false, &ratio));
+	assert_int_equal(ratio, (27 + 128) * 256 / (72 + 128));
+	/* A repath empties the pool: its samples are of the path left. */
+	dcc_plb_pool_clear(&s);
+	assert_int_equal(s.samples, 0);
+	assert_true(dcc_plb_round_end(&s, 130, 140, 7, false, &ratio));
 	assert_int_equal(ratio, -1);
 }
 
@@ -429,10 +446,18 @@ static void test_round_samples_saturate(void **state)
 	int ratio, i;
 
 	(void)state;
+	/* A full pool is halved: the fraction it holds stays. */
+	for (i = 0; i < 70000; i++)
+		dcc_plb_sample(&s, i & 1);
+	assert_true(s.samples > 0x8000 - DCC_PLB_SAMPLE_ONE);
+	assert_true(s.samples <= 0xffff);
+	assert_true(s.cong_samples * 2 + 2 * DCC_PLB_SAMPLE_ONE >= s.samples);
+	assert_true(s.cong_samples * 2 <= s.samples + 2 * DCC_PLB_SAMPLE_ONE);
+	assert_true(dcc_plb_round_end(&s, 100, 200, 7, false, &ratio));
+	assert_in_range(ratio, 127, 129);
+	s = fresh();
 	for (i = 0; i < 70000; i++)
 		dcc_plb_sample(&s, true);
-	assert_int_equal(s.samples, 0xffff);
-	assert_int_equal(s.cong_samples, 0xffff);
 	assert_true(dcc_plb_round_end(&s, 100, 200, 7, false, &ratio));
 	assert_int_equal(ratio, 256);
 }
@@ -542,7 +567,7 @@ static void test_random_vs_reference(void **state)
 static void test_abi_layout_pinned(void **state)
 {
 	(void)state;
-	assert_int_equal(DCC_PLB_ABI_VERSION, 4);
+	assert_int_equal(DCC_PLB_ABI_VERSION, 5);
 	assert_int_equal(sizeof(struct dcc_plb_state), 24);
 	assert_int_equal(offsetof(struct dcc_plb_state, pause_until), 0);
 	assert_int_equal(offsetof(struct dcc_plb_state, round_delivered), 4);
@@ -558,6 +583,8 @@ static void test_abi_layout_pinned(void **state)
 	assert_int_equal(offsetof(struct dcc_plb_state, best_txhash), 20);
 	assert_int_equal(DCC_PLB_F_BEST_SHIFT, 1);
 	assert_int_equal(DCC_PLB_F_BEST_MASK, 0x0e);
+	assert_int_equal(DCC_PLB_F_SAMPLED, 0x10);
+	assert_int_equal(DCC_PLB_SAMPLE_ONE, 16);
 }
 
 static u32 best_depth(const struct dcc_plb_state *s)

@@ -3059,7 +3059,10 @@ static void test_psim_plb_signal(void **state)
  * congested rounds have lasted rehash_rounds targets, after
  * idle_rehash_rounds (3) rounds: within 0.3 s of the queue's onset.  The
  * same flow alone on the quiet path (its queue at its target) is never
- * due a repath in 200 ms.
+ * due a repath in 200 ms.  (With PLB's delay fraction pooled over rounds,
+ * dcc_plb_delay_ratio(), the third congested round comes one round later,
+ * 153 ms after the onset against 102, and the flow is then between two
+ * paced packets: the idle rule takes it, within the same bound.)
  */
 static void test_psim_plb_long(void **state)
 {
@@ -3090,7 +3093,8 @@ static void test_psim_plb_long(void **state)
 		      (double)swift_cwnd_fx(&f->s) / DCC_FX_ONE);
 	assert_true(f->due_ns > onset);
 	assert_true(f->due_ns - onset <= 300000000);
-	assert_int_equal(f->due_verdict, DCC_PLB_REPATH_LONG);
+	assert_true(f->due_verdict == DCC_PLB_REPATH_LONG ||
+		    f->due_verdict == DCC_PLB_REPATH_IDLE);
 }
 
 /*
