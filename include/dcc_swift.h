@@ -383,16 +383,17 @@ static inline u32 swift_fabric_delay(const struct swift_ack *a)
  * whether the fabric delay was at or above the target, as PLB's paper
  * has it for Swift.
  *
- * Swift holds its queue at the target, so flows that share a saturated
- * link have about half of their samples at or above it, which is PLB's
- * default threshold (cong_thresh, half a round): PLB moves them.  That is
- * the ECMP collision PLB exists for (two flows on one core link while
- * another idles).  Seen from one flow it is the same as a path that is
- * simply full with no better one: there flows repath and come back.  A
- * threshold above the target (twice it was tried) stopped those repaths
- * on the test bed's quiet path but hid every collision on a fat-tree
- * (make sim-check: 0 repaths, a core port over target all the time, half
- * the link), so the paper's rule stays (Documentation/plb.rst).
+ * Swift holds its queue at the target in a cycle of cuts and increases
+ * that spans rounds; flows that share a saturated link spend more than
+ * half of it at or above the target, a flow alone at its link about a
+ * third.  PLB pools the fraction over about four rounds
+ * (dcc_plb_delay_ratio()), so that its threshold (cong_thresh, one half)
+ * sees the cycle's share, not one phase of it: colliding flows are moved,
+ * as PLB's paper has it (the ECMP collision PLB exists for: two flows on
+ * one core link while another idles).  A threshold above the target
+ * (twice it was tried) hid every collision on a fat-tree; thresholds
+ * below it counted a flow alone at its link as congested every round
+ * (Documentation/plb.rst, "The delay signal's pool").
  */
 static inline bool swift_plb_sample(const struct swift_state *s,
 				    const struct swift_ack *a, bool *above)
