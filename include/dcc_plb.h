@@ -10,9 +10,11 @@
  * 6.2+'s tcp_plb_* (which this deliberately does not share names with).
  *
  * Per round (one RTT) the congestion control reports the congested
- * fraction of the round, in 1/256 (DCC_PLB_SCALE), and how long the round
- * was against the round trip it aims at: round_weight, its shortest
- * delay sample in reference rounds (the congestion control's target).
+ * fraction of the round, in 1/256 (DCC_PLB_SCALE; for the delay signal,
+ * of a pool of the last rounds' samples: dcc_plb_delay_ratio()), and how
+ * long the round was against the round trip it aims at: round_weight, its
+ * shortest delay sample in reference rounds (the congestion control's
+ * target).
  * A round with a fraction >= cong_thresh is congested; consec_cong_rounds
  * counts them in a row (saturating at rehash_rounds), and ref_rounds adds
  * up their weights.  A repath is due when
