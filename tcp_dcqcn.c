@@ -14,8 +14,9 @@
  *    fresh notification from a repeated echo;
  *  - reaction point (sender): the rate machine of include/dcc_dcqcn.h,
  *    with its timers evaluated lazily on ACKs and transmissions; the
- *    socket is paced at the current rate, the congestion window is only a
- *    safeguard that bounds outstanding data (as in TIMELY).
+ *    socket is paced at the current rate, the congestion window a
+ *    safeguard that bounds outstanding data (as in TIMELY) and, after a
+ *    notification or a loss, a window bound as DCTCP's or Reno's.
  *
  * Both ends run dcqcn.  A connection that did not negotiate ECN falls back
  * to Reno ("dcqcn-reno"), as DCTCP does.  See Documentation/dcqcn.rst.
