@@ -312,8 +312,7 @@ static u64 dcqcn_achieved(const struct tcp_sock *tp, bool flight)
  * srtt and the newest sample (the queue included), times cwnd_gain_pct.
  * After a loss or a notification, the window bound (Reno's after a loss,
  * the flight at the notification, dcqcn_lw_notify()) bounds it too.
- * TCP's loss rules
- * come first (Documentation/dcqcn.rst, "Loss"):
+ * TCP's loss rules come first (Documentation/dcqcn.rst, "Loss"):
  *  - in fast recovery, Linux's PRR with its slow-start reduction bound
  *    (dcqcn_recovery_cwnd()): nothing above the bound; below it the
  *    deliveries not sent again, plus one per ACK that advanced snd_una

@@ -135,8 +135,9 @@ struct dcqcn_state {
 	 */
 	u16 una_lo;
 	/*
-	 * Reno's window on a path that drops (dcqcn_lw_*()), packets with
-	 * DCQCN_LW_SHIFT fractional bits; 0: no loss yet, no bound.
+	 * The window bound after a loss (Reno's) or a notification
+	 * (dcqcn_lw_*()), packets with DCQCN_LW_SHIFT fractional bits; 0:
+	 * neither yet, no bound.
 	 */
 	u32 loss_cwnd_fx;
 };
