@@ -53,40 +53,6 @@ iperf_server 5201
 iperf_server 5202
 log "swift parameters: $(module_params tcp_swift)"
 
-# fair_figures N LOG: from ss_acked_log's LOG of N flows, the samples
-# where all N are connected; prints "JAIN WORST WORST_AT MBPS": Jain's
-# index of the bytes each flow delivered over the last 4 s, the smallest
-# share (of total / N) any flow got in an interval starting 1 s or more
-# after all were connected, when (s), and the total goodput.
-fair_figures() {
-	awk -v n="$1" '
-		{ if ($1 != t) { t = $1; k++; tm[k] = $1; cnt[k] = 0 }
-		  cnt[k]++; b[k, $2] = $3; ports[$2] = 1 }
-		END {
-			for (i = 1; i <= k; i++)
-				if (cnt[i] == n) { if (!first) first = i; last = i }
-			worst = 1e9
-			for (i = first + 1; i <= last; i++) {
-				if (tm[i - 1] < tm[first] + 1) continue
-				s = 0; mn = -1
-				for (p in ports) {
-					d = b[i, p] - b[i - 1, p]
-					s += d
-					if (mn < 0 || d < mn) mn = d
-				}
-				f = s ? mn / (s / n) : 0
-				if (f < worst) { worst = f; at = tm[i] - tm[first] }
-			}
-			for (r = first; r < last && tm[r] < tm[last] - 4; r++) ;
-			s = 0; s2 = 0
-			for (p in ports) {
-				x = b[last, p] - b[r, p]; s += x; s2 += x * x
-			}
-			printf "%.4f %.2f %.1f %.1f\n", s2 ? s * s / (n * s2) : 0,
-			       worst, at, s * 8 / 1e6 / (tm[last] - tm[r])
-		}' "$2"
-}
-
 for n in $COUNTS; do
 	: > "$tmp/f$n.log"
 	ss_acked_log "$NS_CLI" 5201 0.5 "$tmp/f$n.log" &
@@ -95,7 +61,7 @@ for n in $COUNTS; do
 	kill $spid
 	wait $spid 2>/dev/null
 	log "$n flows: done at $SECONDS s"
-	read -r jain worst worst_at mbps < <(fair_figures "$n" "$tmp/f$n.log")
+	read -r jain worst worst_at mbps _ < <(fair_figures "$n" "$tmp/f$n.log")
 	log "$n flows: $mbps Mbit/s in the last 4 s, Jain $jain; slowest flow in a 0.5 s interval after 1 s: $worst of a fair share (at $worst_at s)"
 	log "$n flows: per-stream Mbit/s over the run: $(jq -r '[.end.streams[] | .receiver.bits_per_second / 1e6 * 10 | floor / 10] | join(" ")' "$tmp/f$n.json")"
 	chk=expect
