@@ -163,20 +163,30 @@ static int timely_params_build(struct timely_params *p)
 static struct dcc_floor timely_floors[DCC_FLOOR_SLOTS];
 
 /*
- * Fold a completion's engine RTT into its destination's floor; returns
- * the floor (0: none).  Delayed ACKs' samples never reach the engine.
- * Timely keeps no noise estimate, so its floors are never raised
- * (dcc_floor_raise(): lift 0).
+ * Delay noise per destination (struct dcc_noise, include/dcc_floor_link.h),
+ * fed by every ACK's engine RTT (before the segment's minimum filter):
+ * when the noise stops the destination's floor, which sat in its low
+ * tail, is raised to its centre (timely_floor_lift_us()).
+ */
+static struct dcc_noise timely_noises[DCC_FLOOR_SLOTS];
+
+/*
+ * Fold an engine RTT into its destination's floor with the lift of noise
+ * end_us wide that stopped with it (0: none); returns the floor (0: none).
+ * Delayed ACKs' samples never reach the engine.
  */
 static u32 timely_floor_sample(const struct sock *sk,
-			       const struct timely_params *g, u32 rtt)
+			       const struct timely_params *g, u32 rtt,
+			       u32 end_us)
 {
 	u32 key = dcc_floor_key(sk);
 	struct dcc_floor *slot = dcc_floor_slot(timely_floors, key);
+	struct dcc_floor f = dcc_floor_read(slot);
+	u32 lift = end_us ? timely_floor_lift_us(dcc_floor_of(&f, key),
+						 end_us) : 0;
 
-	return dcc_floor_sample(slot, dcc_floor_read(slot), key,
-				g->base_win_us, rtt, false, 0,
-				tcp_sk(sk)->tcp_mstamp, NULL);
+	return dcc_floor_sample(slot, f, key, g->base_win_us, rtt, false,
+				lift, tcp_sk(sk)->tcp_mstamp, NULL);
 }
 
 /*
@@ -450,6 +460,7 @@ static void timely_cong_control(DCC_CONG_CONTROL_ARGS)
 		[DCC_TS_V_REJECTED] = TIMELY_MIB_TS_REJECTED,
 	};
 	u32 acked, seg = READ_ONCE(segment_bytes), rtt, n, k, floor;
+	u32 end_us = 0;
 	bool plb_sample = false, plb_above = false;
 	u32 plb_rtt = 0;
 	const struct timely_params *g;
@@ -513,14 +524,21 @@ static void timely_cong_control(DCC_CONG_CONTROL_ARGS)
 	plb_sample = true;
 	plb_above = rtt > e.t_high_us;
 	plb_rtt = rtt;
+	if (g->calibrate)
+		dcc_noise_sample(timely_noises, dcc_floor_key(sk), rtt, true,
+				 &end_us);
 	if (READ_ONCE(rtt_min_filter) && ca->s.seg_min_rtt_us)
 		rtt = min_t(u32, rtt, ca->s.seg_min_rtt_us);
 	ca->s.seg_min_rtt_us = min_t(u32, rtt, TIMELY_SEG_MIN_MAX_US);
 	n = timely_account_acked(&ca->s, acked, seg, timely_no_more_data(sk));
-	if (!n)
+	if (!n) {
+		/* The noise stopped between completions: raise the floor. */
+		if (end_us)
+			timely_floor_sample(sk, g, plb_rtt, end_us);
 		goto apply;
+	}
 	ca->s.seg_min_rtt_us = 0;
-	floor = g->calibrate ? timely_floor_sample(sk, g, rtt) : 0;
+	floor = g->calibrate ? timely_floor_sample(sk, g, rtt, end_us) : 0;
 	/* One update per completed segment, each with this ACK's sample. */
 	for (k = 0; k < n; k++)
 		timely_complete(sk, ca, g, rtt, k == 0, floor);
