@@ -172,12 +172,13 @@ static struct dcc_noise timely_noises[DCC_FLOOR_SLOTS];
 
 /*
  * Fold an engine RTT into its destination's floor with the lift of noise
- * end_us wide that stopped with it (0: none); returns the floor (0: none).
- * Delayed ACKs' samples never reach the engine.
+ * end_us wide that stopped with it (0: none); returns the floor (0: none)
+ * and sets *raised (dcc_floor_sample()).  Delayed ACKs' samples never
+ * reach the engine.
  */
 static u32 timely_floor_sample(const struct sock *sk,
 			       const struct timely_params *g, u32 rtt,
-			       u32 end_us)
+			       u32 end_us, u8 *raised)
 {
 	u32 key = dcc_floor_key(sk);
 	struct dcc_floor *slot = dcc_floor_slot(timely_floors, key);
@@ -186,7 +187,7 @@ static u32 timely_floor_sample(const struct sock *sk,
 						 end_us) : 0;
 
 	return dcc_floor_sample(slot, f, key, g->base_win_us, rtt, false,
-				lift, tcp_sk(sk)->tcp_mstamp, NULL);
+				lift, tcp_sk(sk)->tcp_mstamp, raised);
 }
 
 /*
@@ -225,6 +226,7 @@ enum timely_mib_field {
 	TIMELY_MIB_TS_REJECTED,	/* a stamp broke a clock rule: whole RTT */
 	TIMELY_MIB_DELACK_SKIP,	/* delayed-ACK samples left out */
 	TIMELY_MIB_KARN,	/* ACKs of retransmitted data: no sample */
+	TIMELY_MIB_NOISE_END,	/* floors raised when the noise stopped */
 	TIMELY_MIB_MAX
 };
 
@@ -244,6 +246,7 @@ static const char * const timely_mib_names[TIMELY_MIB_MAX] = {
 	[TIMELY_MIB_TS_REJECTED]	= "TimelyTstampRejected",
 	[TIMELY_MIB_DELACK_SKIP]	= "TimelyDelayedAckSkipped",
 	[TIMELY_MIB_KARN]		= "TimelyRetransSampleSkipped",
+	[TIMELY_MIB_NOISE_END]		= "TimelyNoiseEnded",
 };
 
 DCC_STAT_DEFINE(timely_stat, "tcp_timely_stat", timely_mib_names);
@@ -461,6 +464,7 @@ static void timely_cong_control(DCC_CONG_CONTROL_ARGS)
 	};
 	u32 acked, seg = READ_ONCE(segment_bytes), rtt, n, k, floor;
 	u32 end_us = 0;
+	u8 raised = 0;
 	bool plb_sample = false, plb_above = false;
 	u32 plb_rtt = 0;
 	const struct timely_params *g;
@@ -534,15 +538,19 @@ static void timely_cong_control(DCC_CONG_CONTROL_ARGS)
 	if (!n) {
 		/* The noise stopped between completions: raise the floor. */
 		if (end_us)
-			timely_floor_sample(sk, g, plb_rtt, end_us);
-		goto apply;
+			timely_floor_sample(sk, g, plb_rtt, end_us, &raised);
+		goto noise_end;
 	}
 	ca->s.seg_min_rtt_us = 0;
-	floor = g->calibrate ? timely_floor_sample(sk, g, rtt, end_us) : 0;
+	floor = g->calibrate ? timely_floor_sample(sk, g, rtt, end_us,
+						   &raised) : 0;
 	/* One update per completed segment, each with this ACK's sample. */
 	for (k = 0; k < n; k++)
 		timely_complete(sk, ca, g, rtt, k == 0, floor);
 	timely_effective(g, &ca->s, &e);
+noise_end:
+	if (raised & DCC_FLOOR_RAISED_NOW)
+		timely_count(sk, TIMELY_MIB_NOISE_END);
 apply:
 	rcu_read_unlock();
 	/* PLB measures rounds against T_high, the line it judges by. */
