@@ -14,8 +14,9 @@
  *    fresh notification from a repeated echo;
  *  - reaction point (sender): the rate machine of include/dcc_dcqcn.h,
  *    with its timers evaluated lazily on ACKs and transmissions; the
- *    socket is paced at the current rate, the congestion window is only a
- *    safeguard that bounds outstanding data (as in TIMELY).
+ *    socket is paced at the current rate, the congestion window a
+ *    safeguard that bounds outstanding data (as in TIMELY) and, after a
+ *    notification or a loss, a window bound as DCTCP's or Reno's.
  *
  * Both ends run dcqcn.  A connection that did not negotiate ECN falls back
  * to Reno ("dcqcn-reno"), as DCTCP does.  See Documentation/dcqcn.rst.
@@ -127,7 +128,7 @@ static int dcqcn_params_build(struct dcqcn_gparams *g)
 
 /*
  * Per-socket state, in inet_csk_ca(sk) (104 bytes, all of it used: the
- * ECE decoder, the loss window and snd_una's low bits live in the padding
+ * ECE decoder, the window bound and snd_una's low bits live in the padding
  * of dcqcn_state, the folded-marks count in that of dcqcn_np; undo takes
  * the rate back to R_T, the RTT sample for the safeguard is RACK's).
  */
@@ -309,8 +310,9 @@ static u64 dcqcn_achieved(const struct tcp_sock *tp, bool flight)
  * Apply the current rate: pace at it, and bound outstanding data by the
  * safeguard window, what the rate can have in flight over the larger of
  * srtt and the newest sample (the queue included), times cwnd_gain_pct.
- * After a loss, the loss window (Reno's) bounds it too.  TCP's loss rules
- * come first (Documentation/dcqcn.rst, "Loss"):
+ * After a loss or a notification, the window bound (Reno's after a loss,
+ * the flight at the notification, dcqcn_lw_notify()) bounds it too.
+ * TCP's loss rules come first (Documentation/dcqcn.rst, "Loss"):
  *  - in fast recovery, Linux's PRR with its slow-start reduction bound
  *    (dcqcn_recovery_cwnd()): nothing above the bound; below it the
  *    deliveries not sent again, plus one per ACK that advanced snd_una
@@ -330,7 +332,7 @@ static void dcqcn_apply(struct sock *sk, u32 acked, bool una_advanced,
 
 	w = dcc_sk_safeguard_cwnd(sk, ca->s.rate_c_bytes_ps, rtt,
 				  READ_ONCE(cwnd_gain_pct), DCQCN_MIN_CWND);
-	/* After a loss, Reno's window bounds it too. */
+	/* After a loss or a notification, the window bound too. */
 	w = min(w, dcqcn_lw_pkts(&ca->s));
 	if (inet_csk(sk)->icsk_ca_state == TCP_CA_Recovery)
 		cwnd = dcqcn_recovery_cwnd(tcp_packets_in_flight(tp), acked,
@@ -493,6 +495,9 @@ static void dcqcn_in_ack_event(struct sock *sk, u32 flags)
 	old_rate = ca->s.rate_c_bytes_ps;
 	dcqcn_params_now(sk, g, &p);
 	rcu_read_unlock();
+	/* The window bound, cut with the alpha the rate's cut uses. */
+	dcqcn_lw_notify(&ca->s, tcp_packets_in_flight(tcp_sk(sk)),
+			ca->s.alpha_fx);
 	dcqcn_settle(&ca->s, &p, dcqcn_achieved(tcp_sk(sk), false));
 	dcqcn_on_cnp(&ca->s, &p, tcp_sk(sk)->tcp_mstamp, &ev);
 	dcqcn_count_events(sk, &ev);
@@ -523,7 +528,14 @@ static void dcqcn_cong_control(DCC_CONG_CONTROL_ARGS)
 				    (u32)rs->interval_us, rs->is_app_limited);
 	if (rs->acked_sacked > 0) {
 		bytes = dcc_sat_u32((u64)rs->acked_sacked * tp->mss_cache);
-		if (inet_csk(sk)->icsk_ca_state < TCP_CA_Recovery)
+		/*
+		 * The window bound grows only while it limits the flow
+		 * (Reno's rule in Linux): a flow paced below it after a
+		 * cut would otherwise find it a packet per RTT larger when
+		 * its rate climbs back.
+		 */
+		if (inet_csk(sk)->icsk_ca_state < TCP_CA_Recovery &&
+		    tcp_is_cwnd_limited(sk))
 			dcqcn_lw_ack(&ca->s, rs->acked_sacked);
 		/*
 		 * PRR's count of packets delivered in recovery: TCP resets
@@ -543,7 +555,7 @@ static void dcqcn_cong_control(DCC_CONG_CONTROL_ARGS)
 /*
  * Loss (once per episode): R_C, first brought down to the rate achieved,
  * is halved, R_T is the rate before (undo returns to it), the increase
- * stages restart; the loss window becomes half the packets in flight.
+ * stages restart; the window bound becomes half the packets in flight.
  */
 static void dcqcn_loss(struct sock *sk, enum dcqcn_reason reason)
 {

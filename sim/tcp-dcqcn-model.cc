@@ -220,10 +220,13 @@ TcpDcqcnModel::CongControl(Ptr<TcpSocketState> tcb,
 
         CatchUp(tcb, 0);
         ParamsNow(&p, &m_impl->lr, SrttUs(), seg);
+        dcqcn_lw_notify(s, tcb->m_bytesInFlight.Get() / seg, s->alpha_fx);
         dcqcn_settle(s, &p, Achieved(tcb));
         dcqcn_on_cnp(s, &p, NowUs(), &ev);
     }
-    if (acked && tcb->m_congState < TcpSocketState::CA_RECOVERY)
+    /* tcp_is_cwnd_limited(): the flight before this ACK filled the window. */
+    if (acked && tcb->m_congState < TcpSocketState::CA_RECOVERY &&
+        tcb->m_bytesInFlight.Get() / seg + acked >= tcb->GetCwndInSegments())
         dcqcn_lw_ack(s, acked);
     CatchUp(tcb, bytes);
     Apply(tcb, acked);

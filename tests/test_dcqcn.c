@@ -1203,6 +1203,63 @@ static void test_recovery_cwnd(void **state)
 	assert_int_equal(dcqcn_recovery_cwnd(0, 5, 0, 1, true, false, 0), 1);
 }
 
+/*
+ * A notification bounds the window (dcqcn_lw_notify()): at the flight it
+ * found, then one packet more per window acked whatever the rate does;
+ * the next notification cuts it as the rate (by alpha / 2), or takes it
+ * to the flight if that is higher, never above the bound before.
+ */
+static void test_notify_window(void **state)
+{
+	struct dcqcn_params p = ref_params();
+	struct dcqcn_state s;
+	u32 w, i;
+
+	(void)state;
+	p.max_rate_bytes_ps = LINE_100M;
+	dcqcn_state_init(&s, &p, LINE_100M, 0);
+	assert_int_equal(dcqcn_lw_pkts(&s), DCC_U32_MAX);	/* no bound */
+	/* The first notification: the flight, whatever alpha is. */
+	dcqcn_lw_notify(&s, 20, DCC_FX_ONE);
+	dcqcn_on_cnp(&s, &p, 0, NULL);
+	assert_int_equal(dcqcn_lw_pkts(&s), 20);
+	/* The rate climbs to the line (hyper increase); the window does not. */
+	dcqcn_advance(&s, &p, 100000, NULL);
+	assert_int_equal(s.rate_c_bytes_ps, LINE_100M);
+	assert_int_equal(dcqcn_lw_pkts(&s), 20);
+	/* One packet per window acked. */
+	for (i = 0; i < 21; i++)
+		dcqcn_lw_ack(&s, 1);
+	assert_int_equal(dcqcn_lw_pkts(&s), 21);
+	/* A smaller flight (paced below the window): cut by alpha / 2 only. */
+	w = s.loss_cwnd_fx;
+	dcqcn_lw_notify(&s, 8, DCC_FX_ONE / 2);
+	assert_int_equal(s.loss_cwnd_fx, w - w / 4);
+	assert_int_equal(dcqcn_lw_pkts(&s), 15);
+	/* A flight between: the flight. */
+	dcqcn_lw_notify(&s, 14, DCC_FX_ONE / 2);
+	assert_int_equal(dcqcn_lw_pkts(&s), 14);
+	/* Never raised (a flight above the bound after a loss's cut). */
+	dcqcn_lw_cut(&s, 10);
+	dcqcn_lw_notify(&s, 10, 0);
+	assert_int_equal(dcqcn_lw_pkts(&s), 5);
+	/* alpha 0 keeps the bound, alpha 1 halves it; never below 2. */
+	dcqcn_lw_notify(&s, 0, DCC_FX_ONE);
+	assert_int_equal(s.loss_cwnd_fx, 5 << DCQCN_LW_SHIFT >> 1);
+	dcqcn_lw_notify(&s, 0, DCC_FX_ONE);
+	dcqcn_lw_notify(&s, 0, DCC_FX_ONE);
+	assert_int_equal(dcqcn_lw_pkts(&s), 2);
+	dcqcn_state_init(&s, &p, LINE_100M, 0);
+	dcqcn_lw_notify(&s, 0, 0);
+	assert_int_equal(dcqcn_lw_pkts(&s), 2);
+	/* Extremes stay in range. */
+	dcqcn_state_init(&s, &p, LINE_100M, 0);
+	dcqcn_lw_notify(&s, DCC_U32_MAX, DCC_U32_MAX);
+	assert_int_equal(s.loss_cwnd_fx, DCQCN_LW_MAX);
+	dcqcn_lw_notify(&s, DCC_U32_MAX, DCC_U32_MAX);
+	assert_int_equal(s.loss_cwnd_fx, DCQCN_LW_MAX);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1232,6 +1289,7 @@ int main(void)
 		cmocka_unit_test(test_cut_held),
 		cmocka_unit_test(test_delivery_rate),
 		cmocka_unit_test(test_recovery_cwnd),
+		cmocka_unit_test(test_notify_window),
 	};
 
 	return cmocka_run_group_tests_name("dcc_dcqcn", tests, NULL, NULL);

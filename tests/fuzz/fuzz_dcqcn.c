@@ -439,6 +439,17 @@ static void ev_cut(struct sim *x, bool loss)
 			 s->loss_cwnd_fx <= DCQCN_LW_MAX,
 			 "loss window %u -> %u", w, dcqcn_lw_pkts(s));
 		fz_recovery_cwnd(f, acked, w);
+	} else {
+		u32 fl = fz_u32_edge(f), old = s->loss_cwnd_fx;
+
+		/* A notification's window: the flight, cut by alpha / 2 at most. */
+		dcqcn_lw_notify(s, fl, s->alpha_fx);
+		FZ_CHECK(f, dcqcn_lw_pkts(s) >= 2 &&
+			 s->loss_cwnd_fx <= DCQCN_LW_MAX &&
+			 (!old || (s->loss_cwnd_fx <= old &&
+				   s->loss_cwnd_fx >= old / 2)),
+			 "notification window %u -> %u from flight %u", old,
+			 s->loss_cwnd_fx, fl);
 	}
 	rc = s->rate_c_bytes_ps;
 	a0 = s->alpha_fx;
