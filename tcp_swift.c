@@ -145,8 +145,9 @@ static struct dcc_noise swift_noises[DCC_FLOOR_SLOTS];
 static u32 swift_noise_sample(u32 key, const struct swift_ack *a,
 			      u32 *end_us)
 {
+	/* Every end: swift_floor_lift_us() gates them by the allowance. */
 	return dcc_noise_sample(swift_noises, key, a->delay_us,
-				a->has_delay && !a->ack_delayed, end_us);
+				a->has_delay && !a->ack_delayed, 0, end_us);
 }
 
 /* Per-socket state, in inet_csk_ca(sk). */

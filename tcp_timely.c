@@ -165,10 +165,26 @@ static struct dcc_floor timely_floors[DCC_FLOOR_SLOTS];
 /*
  * Delay noise per destination (struct dcc_noise, include/dcc_floor_link.h),
  * fed by every ACK's engine RTT (before the segment's minimum filter):
- * when the noise stops the destination's floor, which sat in its low
+ * when noise at least as wide as the floor that went on stops
+ * (timely_noise_gate_us()), the destination's floor, which sat in its low
  * tail, is raised to its centre (timely_floor_lift_us()).
  */
 static struct dcc_noise timely_noises[DCC_FLOOR_SLOTS];
+
+/*
+ * Fold an engine RTT into its destination's noise; returns the width of
+ * noise that stopped with it and may raise the floor (0: none).
+ */
+static u32 timely_noise_sample(const struct sock *sk, u32 rtt)
+{
+	u32 key = dcc_floor_key(sk), end_us;
+	struct dcc_floor f = dcc_floor_read(dcc_floor_slot(timely_floors,
+							    key));
+
+	dcc_noise_sample(timely_noises, key, rtt, true,
+			 timely_noise_gate_us(dcc_floor_of(&f, key)), &end_us);
+	return end_us;
+}
 
 /*
  * Fold an engine RTT into its destination's floor with the lift of noise
@@ -529,8 +545,7 @@ static void timely_cong_control(DCC_CONG_CONTROL_ARGS)
 	plb_above = rtt > e.t_high_us;
 	plb_rtt = rtt;
 	if (g->calibrate)
-		dcc_noise_sample(timely_noises, dcc_floor_key(sk), rtt, true,
-				 &end_us);
+		end_us = timely_noise_sample(sk, rtt);
 	if (READ_ONCE(rtt_min_filter) && ca->s.seg_min_rtt_us)
 		rtt = min_t(u32, rtt, ca->s.seg_min_rtt_us);
 	ca->s.seg_min_rtt_us = min_t(u32, rtt, TIMELY_SEG_MIN_MAX_US);

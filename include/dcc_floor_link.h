@@ -25,7 +25,8 @@
  * and, for a module with a noise estimate per destination (the floor
  * raised when the noise stops):
  *	static struct dcc_noise my_noises[DCC_FLOOR_SLOTS];
- *	noise = dcc_noise_sample(my_noises, key, delay_us, use, &end_us);
+ *	noise = dcc_noise_sample(my_noises, key, delay_us, use, gate_us,
+ *				 &end_us);
  */
 #ifndef _DCC_FLOOR_LINK_H
 #define _DCC_FLOOR_LINK_H
@@ -160,11 +161,14 @@ struct dcc_noise {
  * (use: false for no sample, or one that is not noise, such as a likely
  * delayed ACK's, which holds the receiver's timer); returns the noise's
  * width, in us, and sets *end_us to the width of noise that stopped with
- * this sample (dcc_bd_end(); 0: none), which the caller turns into the
- * floor's lift (dcc_floor_sample()'s lift_us).
+ * this sample (0: none), which the caller turns into the floor's lift
+ * (dcc_floor_sample()'s lift_us): every end (dcc_bd_end()) for gate_us 0,
+ * else only the end of noise at least gate_us wide that went on
+ * (dcc_bd_end_held()).
  */
 static inline u32 dcc_noise_sample(struct dcc_noise *table, u32 key,
-				   u32 delay_us, bool use, u32 *end_us)
+				   u32 delay_us, bool use, u32 gate_us,
+				   u32 *end_us)
 {
 	struct dcc_noise *n = &table[dcc_floor_index(key)];
 	bool mine = READ_ONCE(n->key) == key;
@@ -179,7 +183,8 @@ static inline u32 dcc_noise_sample(struct dcc_noise *table, u32 key,
 		return dcc_bd_noise_us(&bd);
 	if (use) {
 		dcc_bd_sample(&bd, delay_us);
-		*end_us = dcc_bd_end(&bd);
+		*end_us = gate_us ? dcc_bd_end_held(&bd, gate_us) :
+				    dcc_bd_end(&bd);
 	}
 	/* racy by design: the last writer's estimate stays */
 	data_race(n->bd = bd);
