@@ -315,7 +315,8 @@ static inline bool dcc_floor_update(struct dcc_floor *f, u32 win_us,
  * lower it as usual, and it expires with its new stamp.  Returns true
  * when the floor changed (the caller then publishes it); the
  * connections' own minima follow it (swift_on_ack(), a->floor_raised).
- * A core without a noise estimate never raises its floors (timely).
+ * Timely raises its floors by timely_floor_lift_us(), for the ends of
+ * noise that went on only (dcc_bd_end_held()).
  */
 static inline bool dcc_floor_raise(struct dcc_floor *f, u32 delay_us,
 				   u32 lift_us, u64 now_us)

@@ -69,7 +69,7 @@ for v in 0 1; do
 	[ "$v" = 1 ] && name=patched
 	for j in 100 200; do
 		read -r g p50 p99 jain <<< "$(jitter_run $v $j)"
-		log "timely ($name), jitter $j us: ${g} Mbit/s, RTT p50 ${p50} us p99 ${p99} us, Jain $jain"
+		log "timely ($name), jitter $j us: ${g} Mbit/s, RTT p50 ${p50} us p99 ${p99} us, Jain $jain; TimelyNoiseEnded $(ended)"
 		if [ "$j" = 100 ]; then
 			expect "$name timely keeps >= 90 % of ${RATE} Mbit/s at 100 us of jitter" \
 				"$g >= 0.90 * $RATE"
