@@ -129,23 +129,12 @@ static int swift_params_build(struct swift_params *p)
 static struct dcc_floor swift_floors[DCC_FLOOR_SLOTS];
 
 /*
- * Delay noise per destination (include/dcc_basedelay.h), beside its RTT
- * floor (struct dcc_floor) and for the same reason: the base the
- * target counts from must be the same for every connection to the
- * destination, or flow scaling no longer shares the queue fairly (the
- * socket's area is full in any case).  A table of slots indexed like the
- * floors' (20 KB); a slot holds one destination's estimate at a time, and
- * a destination that takes a slot over starts from no noise.  Every
- * connection to the destination feeds its samples in, in the order they
- * come; updates race without a lock, and a lost or torn update costs a
- * sample (every field is bounded).
+ * Delay noise per destination (struct dcc_noise, include/dcc_floor_link.h),
+ * beside its RTT floor: the base the target counts from must be the same
+ * for every connection to the destination, or flow scaling no longer
+ * shares the queue fairly (the socket's area is full in any case).
  */
-struct swift_noise {
-	u32 key;		/* destination (dcc_floor_key()), 0: none */
-	struct dcc_bd bd;
-};
-
-static struct swift_noise swift_noises[DCC_FLOOR_SLOTS];
+static struct dcc_noise swift_noises[DCC_FLOOR_SLOTS];
 
 /*
  * Fold the ACK's fabric delay into its destination's noise (a likely
@@ -156,25 +145,9 @@ static struct swift_noise swift_noises[DCC_FLOOR_SLOTS];
 static u32 swift_noise_sample(u32 key, const struct swift_ack *a,
 			      u32 *end_us)
 {
-	struct swift_noise *n = &swift_noises[dcc_floor_index(key)];
-	bool mine = READ_ONCE(n->key) == key;
-	struct dcc_bd bd = { 0 };
-
-	*end_us = 0;
-	if (mine)
-		/* racy by design (above): a torn copy costs a sample */
-		bd = data_race(n->bd);
-	/* Written only when it changes, as the floors: the line stays shared. */
-	if (mine && (!a->has_delay || a->ack_delayed))
-		return dcc_bd_noise_us(&bd);
-	if (a->has_delay && !a->ack_delayed) {
-		dcc_bd_sample(&bd, a->delay_us);
-		*end_us = dcc_bd_end(&bd);
-	}
-	/* racy by design: the last writer's estimate stays */
-	data_race(n->bd = bd);
-	WRITE_ONCE(n->key, key);
-	return dcc_bd_noise_us(&bd);
+	/* Every end: swift_floor_lift_us() gates them by the allowance. */
+	return dcc_noise_sample(swift_noises, key, a->delay_us,
+				a->has_delay && !a->ack_delayed, 0, end_us);
 }
 
 /* Per-socket state, in inet_csk_ca(sk). */

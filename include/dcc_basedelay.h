@@ -107,6 +107,7 @@
 #define DCC_BD_CLIP_MUL		3		/* changes used: within 3 dev */
 #define DCC_BD_CLIP_MIN_US	16		/* ... plus 16 us */
 #define DCC_BD_PEAK_SHIFT	10		/* envelope's decay 1/1024 */
+#define DCC_BD_HELD_MIN		2048		/* noise that went on, samples */
 /* Width (peak to peak) = DCC_BD_WIDTH_NUM / DCC_BD_WIDTH_DEN x deviation. */
 #define DCC_BD_WIDTH_NUM	7
 #define DCC_BD_WIDTH_DEN	2
@@ -119,6 +120,10 @@ struct dcc_bd {
 	u16 var;		/* noise variance (lower bound), us^2 */
 	u16 peak;		/* its upper envelope (dcc_bd_end()) */
 	u16 dev;		/* mean |change|, 1/16 us (the clip's scale) */
+	u16 held;		/* samples in a row at least as wide as the
+				 * gate, up to DCC_BD_HELD_MIN (then kept:
+				 * dcc_bd_end_held())
+				 */
 };
 
 static inline s32 dcc_bd_clamp_chg(s64 v)
@@ -228,6 +233,38 @@ static inline u32 dcc_bd_end(struct dcc_bd *bd)
 	return w;
 }
 
+/*
+ * dcc_bd_end() for noise that went on, as a gate for a caller whose queue
+ * of its own reads as noise that stops.  A queue that builds and drains
+ * within tens of samples changes in alternation from one flow's ACK to
+ * the next (each flow's burst queued behind itself, the flows' bursts
+ * interleaved) and reads as noise up to twice the floor wide (timely on
+ * the VM bed at J = 0: up to 490 us against a 278 us floor), which stops
+ * when the queue drains: an end every 60 ms or so.  But its width stays
+ * that high for a few hundred samples at most (at least the floor's width
+ * for at most 196 samples in a row there), while noise that drags a floor
+ * down goes on (thousands of samples at 200 us of jitter).  So an end
+ * counts only once the width was at least gate_us for DCC_BD_HELD_MIN
+ * samples in a row; the count is then kept, across the noise's false
+ * ends (dcc_bd_end() under steady noise), until the width falls below
+ * half the gate: the noise's own end comes first (its width falls below
+ * half the envelope's, at least half the gate's, no later), and so do the
+ * ends of its tail.  Returns the width that stopped (0: none, or noise
+ * that did not go on).  Noise shorter than DCC_BD_HELD_MIN samples (half
+ * a second on the VM bed, 4 connections) raises nothing when it stops.
+ */
+static inline u32 dcc_bd_end_held(struct dcc_bd *bd, u32 gate_us)
+{
+	bool held = bd->held >= DCC_BD_HELD_MIN;
+	u32 w = dcc_bd_end(bd), n = dcc_bd_noise_us(bd);
+
+	if (n < (held ? gate_us / 2 : gate_us))
+		bd->held = 0;
+	else if (!held)
+		bd->held++;
+	return held ? w : 0;
+}
+
 /* A width in 4 us, rounded up, at most 255 (1020 us): a byte of state. */
 static inline u8 dcc_bd_4us(u32 noise_us)
 {
@@ -278,7 +315,8 @@ static inline bool dcc_floor_update(struct dcc_floor *f, u32 win_us,
  * lower it as usual, and it expires with its new stamp.  Returns true
  * when the floor changed (the caller then publishes it); the
  * connections' own minima follow it (swift_on_ack(), a->floor_raised).
- * A core without a noise estimate never raises its floors (timely).
+ * Timely raises its floors by timely_floor_lift_us(), for the ends of
+ * noise that went on only (dcc_bd_end_held()).
  */
 static inline bool dcc_floor_raise(struct dcc_floor *f, u32 delay_us,
 				   u32 lift_us, u64 now_us)

@@ -22,6 +22,11 @@
  *	f = dcc_floor_read(slot);			(dcc_floor_of(&f, key))
  *	floor = dcc_floor_sample(slot, f, key, win_us, delay_us,
  *				 ack_delayed, lift_us, now_us, &raised);
+ * and, for a module with a noise estimate per destination (the floor
+ * raised when the noise stops):
+ *	static struct dcc_noise my_noises[DCC_FLOOR_SLOTS];
+ *	noise = dcc_noise_sample(my_noises, key, delay_us, use, gate_us,
+ *				 &end_us);
  */
 #ifndef _DCC_FLOOR_LINK_H
 #define _DCC_FLOOR_LINK_H
@@ -133,6 +138,58 @@ static inline u32 dcc_floor_sample(struct dcc_floor *slot, struct dcc_floor f,
 		*raised = (f.key == key && f.raised ? DCC_FLOOR_RAISED : 0) |
 			  (now ? DCC_FLOOR_RAISED_NOW : 0);
 	return dcc_floor_of(&f, key);
+}
+
+/*
+ * Delay noise per destination (struct dcc_bd, dcc_basedelay.h), beside its
+ * RTT floor and for the same reason: every connection to the destination
+ * must count from the same base.  A table of DCC_FLOOR_SLOTS slots
+ * indexed like the floors' (20 KB); a slot holds one destination's
+ * estimate at a time, and a destination that takes a slot over starts
+ * from no noise.  Every connection to the destination feeds its samples
+ * in, in the order they come; updates race without a lock, and a lost or
+ * torn update costs a sample (every field is bounded).  Each module has
+ * its own table, as for the floors.
+ */
+struct dcc_noise {
+	u32 key;		/* destination (dcc_floor_key()), 0: none */
+	struct dcc_bd bd;
+};
+
+/*
+ * Fold a delay sample delay_us of destination key into its slot of table
+ * (use: false for no sample, or one that is not noise, such as a likely
+ * delayed ACK's, which holds the receiver's timer); returns the noise's
+ * width, in us, and sets *end_us to the width of noise that stopped with
+ * this sample (0: none), which the caller turns into the floor's lift
+ * (dcc_floor_sample()'s lift_us): every end (dcc_bd_end()) for gate_us 0,
+ * else only the end of noise at least gate_us wide that went on
+ * (dcc_bd_end_held()).
+ */
+static inline u32 dcc_noise_sample(struct dcc_noise *table, u32 key,
+				   u32 delay_us, bool use, u32 gate_us,
+				   u32 *end_us)
+{
+	struct dcc_noise *n = &table[dcc_floor_index(key)];
+	bool mine = READ_ONCE(n->key) == key;
+	struct dcc_bd bd = { 0 };
+
+	*end_us = 0;
+	if (mine)
+		/* racy by design (above): a torn copy costs a sample */
+		bd = data_race(n->bd);
+	/* Written only when it changes, as the floors: the line stays shared. */
+	if (mine && !use)
+		return dcc_bd_noise_us(&bd);
+	if (use) {
+		dcc_bd_sample(&bd, delay_us);
+		*end_us = gate_us ? dcc_bd_end_held(&bd, gate_us) :
+				    dcc_bd_end(&bd);
+	}
+	/* racy by design: the last writer's estimate stays */
+	data_race(n->bd = bd);
+	WRITE_ONCE(n->key, key);
+	return dcc_bd_noise_us(&bd);
 }
 
 #endif /* _DCC_FLOOR_LINK_H */

@@ -316,6 +316,95 @@ static void test_end(void **state)
 	}
 }
 
+/*
+ * dcc_bd_end_held(): uniform noise of +-J that goes on (a gate of J, the
+ * floor of a path of 1.5 J the noise takes J below it): its stop is seen,
+ * within as many samples as dcc_bd_end() takes, with its width, and only
+ * then; the same noise for fewer than DCC_BD_HELD_MIN samples, or noise
+ * narrower than the gate, raises no end at all.  Noise that shrinks for a
+ * while (an end) but stays above half the gate keeps the count: when it
+ * stops after a short return, that end is seen too.
+ */
+static void test_end_held(void **state)
+{
+	static const u32 js[] = { 50, 100, 200, 250 };
+	unsigned int k;
+
+	(void)state;
+	for (k = 0; k < ARRAY_SIZE(js); k++) {
+		const u32 j = js[k];
+		struct test_rng r = { 0x51 + k };
+		struct dcc_bd bd = { 0 }, brief = { 0 }, narrow = { 0 };
+		int i, at = -1, steady = 0, early = 0;
+		u32 w = 0, e;
+
+		for (i = 0; i < 20000; i++) {
+			u32 d = uniform(&r, j);
+
+			dcc_bd_sample(&bd, d);
+			e = dcc_bd_end_held(&bd, j);
+			if (i < DCC_BD_HELD_MIN)
+				early += e > 0;
+			else
+				steady += e > 0;
+			if (i < DCC_BD_HELD_MIN - 200) {
+				dcc_bd_sample(&brief, d);
+				early += dcc_bd_end_held(&brief, j) > 0;
+			}
+			dcc_bd_sample(&narrow, d);
+			early += dcc_bd_end_held(&narrow, 3 * j) > 0;
+		}
+		for (i = 0; i < 1000; i++) {
+			dcc_bd_sample(&bd, BASE_US);
+			dcc_bd_sample(&brief, BASE_US);
+			dcc_bd_sample(&narrow, BASE_US);
+			early += dcc_bd_end_held(&brief, j) > 0;
+			early += dcc_bd_end_held(&narrow, 3 * j) > 0;
+			e = dcc_bd_end_held(&bd, j);
+			if (e && at < 0) {
+				at = i;
+				w = e;
+			}
+		}
+		print_message("# end held: J %u, %d false ends, stop seen after %d samples, width %u\n",
+			      j, steady, at, w);
+		assert_int_equal(early, 0);
+		assert_in_range(steady, 0, 3);
+		assert_in_range(at, 1, 150);
+		assert_in_range(w, 2 * j * 8 / 10, 2 * j * 14 / 10);
+		/* The tail's ends came, and the count went with the noise. */
+		assert_int_equal(bd.held, 0);
+	}
+	/* From 100 us: at 50 the shrunk noise's width is within its spread
+	 * of half the gate.
+	 */
+	for (k = 1; k < ARRAY_SIZE(js); k++) {
+		const u32 j = js[k];
+		struct test_rng r = { 0x61 + k };
+		struct dcc_bd bd = { 0 };
+		int i, shrunk = 0, stopped = 0;
+
+		for (i = 0; i < 5000; i++) {
+			dcc_bd_sample(&bd, uniform(&r, j));
+			dcc_bd_end_held(&bd, j / 2);
+		}
+		for (i = 0; i < 500; i++) {
+			dcc_bd_sample(&bd, uniform(&r, j / 3));
+			shrunk += dcc_bd_end_held(&bd, j / 2) > 0;
+		}
+		for (i = 0; i < DCC_BD_HELD_MIN / 8; i++) {
+			dcc_bd_sample(&bd, uniform(&r, j));
+			assert_int_equal(dcc_bd_end_held(&bd, j / 2), 0);
+		}
+		for (i = 0; i < 300; i++) {
+			dcc_bd_sample(&bd, BASE_US);
+			stopped += dcc_bd_end_held(&bd, j / 2) > 0;
+		}
+		assert_true(shrunk > 0);
+		assert_true(stopped > 0);
+	}
+}
+
 /* Extremes: no overflow, saturation at the top. */
 static void test_extremes(void **state)
 {
@@ -456,6 +545,7 @@ int main(void)
 		cmocka_unit_test(test_gauss),
 		cmocka_unit_test(test_extremes),
 		cmocka_unit_test(test_end),
+		cmocka_unit_test(test_end_held),
 		cmocka_unit_test(test_floor),
 		cmocka_unit_test(test_floor_raise),
 	};
