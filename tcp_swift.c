@@ -39,7 +39,7 @@
  */
 DCC_PARAM_BLOCK(swift_pb, struct swift_params, swift_params_build);
 
-DCC_PARAM_UINT(ai_mpkt, 1000, 1, 1000000, NULL, &swift_pb,
+DCC_PARAM_UINT(ai_mpkt, 250, 1, 1000000, NULL, &swift_pb,
 	       "additive increase per RTT, in 1/1000 packet");
 DCC_PARAM_UINT(md_beta_permille, 800, 1, 1000, NULL, &swift_pb,
 	       "multiplicative-decrease gain b, in 1/1000");
@@ -447,9 +447,10 @@ static void swift_cong_control(DCC_CONG_CONTROL_ARGS)
 		swift_trace(sk, ca, old, why);
 	}
 	/*
-	 * PLB's delay signal: the fraction of the round's samples at or
-	 * above the fabric target (a delayed ACK's less its allowance);
-	 * the rounds are measured against that target.
+	 * PLB's delay signal: the fraction of samples (pooled over the
+	 * last rounds, dcc_plb_delay_ratio()) at or above the fabric
+	 * target (a delayed ACK's less its allowance); the rounds are
+	 * measured against that target.
 	 */
 	has_sample = swift_plb_sample(&ca->s, &a, &above);
 	dcc_plb_link_ack(sk, &ca->plb, rs, has_sample, above,

@@ -506,9 +506,10 @@ static void timely_cong_control(DCC_CONG_CONTROL_ARGS)
 				    timely_burst_bytes(sk, acked, seg,
 						       sp.gso_bytes));
 	/*
-	 * PLB's delay signal: the fraction of the round's samples above
-	 * T_high, where TIMELY stops following the gradient and cuts for
-	 * the queue alone (Documentation/plb.rst explains the choice).
+	 * PLB's delay signal: the fraction of samples (pooled over the
+	 * last rounds, dcc_plb_delay_ratio()) above T_high, where TIMELY
+	 * stops following the gradient and cuts for the queue alone
+	 * (Documentation/plb.rst explains the choice).
 	 */
 	plb_sample = true;
 	plb_above = rtt > e.t_high_us;
