@@ -239,6 +239,9 @@ struct dcc_floor {
 	u64 stamp_us;		/* when min_us was taken */
 	u32 min_us;		/* 0: no estimate */
 	u32 key;		/* destination the estimate is for */
+	u32 quiet_us;		/* the lowest sample since the raise
+				 * (dcc_floor_follow())
+				 */
 	bool raised;		/* min_us was raised when the noise stopped
 				 * and has not expired since
 				 * (dcc_floor_raise())
@@ -288,9 +291,42 @@ static inline bool dcc_floor_raise(struct dcc_floor *f, u32 delay_us,
 	if (!f->min_us || !lift_us || to <= f->min_us)
 		return false;
 	f->min_us = to;
+	f->quiet_us = delay_us;
 	f->stamp_us = now_us;
 	f->raised = true;
 	return true;
+}
+
+/*
+ * After a raise (f->raised, not expired): the raise at the noise's end
+ * counts on the width read, and where that read low the floor stays far
+ * below the quiet path for the rest of its window (the VM bed: 133 us
+ * two seconds after the noise stopped, against a 272 us path).  Every
+ * quiet sample delay_us (not a likely-delayed ACK's) since the raise
+ * lowers f->quiet_us, the lowest of them; when the core says the floor
+ * reads low (go; swift: swift_floor_follow(), a sample above its target
+ * while the noise fits the allowance) the floor is raised to it.  The
+ * lowest sample since the end never rises, so the floor cannot climb
+ * with a queue: at most it takes in the smallest queue seen since the
+ * noise stopped.  The stamp is kept: the raised floor expires with the
+ * end's raise.  Returns true when the slot changed.
+ */
+static inline bool dcc_floor_follow(struct dcc_floor *f, u32 delay_us,
+				    bool go)
+{
+	bool changed = false;
+
+	if (!f->raised || !f->min_us || !delay_us)
+		return false;
+	if (!f->quiet_us || delay_us < f->quiet_us) {
+		f->quiet_us = delay_us;
+		changed = true;
+	}
+	if (go && f->quiet_us > f->min_us) {
+		f->min_us = f->quiet_us;
+		changed = true;
+	}
+	return changed;
 }
 
 /* The floor slot f holds for destination key (0: none). */

@@ -21,7 +21,8 @@
  *	slot = dcc_floor_slot(my_floors, key);
  *	f = dcc_floor_read(slot);			(dcc_floor_of(&f, key))
  *	floor = dcc_floor_sample(slot, f, key, win_us, delay_us,
- *				 ack_delayed, lift_us, now_us, &raised);
+ *				 ack_delayed, lift_us, follow, now_us,
+ *				 &raised);
  */
 #ifndef _DCC_FLOOR_LINK_H
 #define _DCC_FLOOR_LINK_H
@@ -81,6 +82,7 @@ static inline struct dcc_floor dcc_floor_read(const struct dcc_floor *slot)
 	smp_rmb();
 	f.min_us = READ_ONCE(slot->min_us);
 	f.stamp_us = READ_ONCE(slot->stamp_us);
+	f.quiet_us = READ_ONCE(slot->quiet_us);
 	f.raised = READ_ONCE(slot->raised);
 	/* Estimate before the key's re-read: pairs with the first smp_wmb(). */
 	smp_rmb();
@@ -94,14 +96,16 @@ static inline struct dcc_floor dcc_floor_read(const struct dcc_floor *slot)
  * the slot as dcc_floor_read() returned it, the floor kept over win_us
  * (dcc_floor_update_key()), and raise the floor by at most lift_us when
  * the core's noise estimate says the noise stopped with this sample
- * (dcc_floor_raise(); 0: no raise, as for a core without one).  Returns
+ * (dcc_floor_raise(); 0: no raise, as for a core without one); after
+ * such a raise, raise it again to the lowest sample since when the core
+ * says follow (dcc_floor_follow()).  Returns
  * the destination's floor (0: none); sets *raised (when not NULL) to
  * DCC_FLOOR_RAISED and DCC_FLOOR_RAISED_NOW bits.
  */
 static inline u32 dcc_floor_sample(struct dcc_floor *slot, struct dcc_floor f,
 				   u32 key, u32 win_us, u32 delay_us,
-				   bool ack_delayed, u32 lift_us, u64 now_us,
-				   u8 *raised)
+				   bool ack_delayed, u32 lift_us, bool follow,
+				   u64 now_us, u8 *raised)
 {
 	u32 old_key = f.key;
 	bool changed = delay_us &&
@@ -109,6 +113,9 @@ static inline u32 dcc_floor_sample(struct dcc_floor *slot, struct dcc_floor f,
 					    ack_delayed, now_us);
 	bool now = lift_us && f.key == key &&
 		   dcc_floor_raise(&f, delay_us, lift_us, now_us);
+
+	if (!now && f.key == key && !ack_delayed)
+		changed |= dcc_floor_follow(&f, delay_us, follow);
 
 	if (changed || now) {
 		if (old_key != key) {
@@ -120,6 +127,7 @@ static inline u32 dcc_floor_sample(struct dcc_floor *slot, struct dcc_floor f,
 		}
 		WRITE_ONCE(slot->min_us, f.min_us);
 		WRITE_ONCE(slot->stamp_us, f.stamp_us);
+		WRITE_ONCE(slot->quiet_us, f.quiet_us);
 		WRITE_ONCE(slot->raised, f.raised);
 		if (old_key != key) {
 			/* New estimate before the new key: pairs with

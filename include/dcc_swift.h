@@ -613,6 +613,29 @@ static inline u32 swift_delay_floor_fx(const struct swift_state *s,
 }
 
 /*
+ * Whether a destination's floor, raised when the noise stopped, may be
+ * raised again to the quiet samples (dcc_floor_follow()): the raise at
+ * the noise's end goes to the centre of the width read, and where the
+ * width read low (the VM bed: a floor of 133 us two seconds after the
+ * noise stopped, against a 272 us path, targets of 266-289 us against
+ * samples of 277-353 us, the four flows at their delay floor) nothing
+ * else raises it for the rest of its window.  A sample delay_us above
+ * the target while the noise fits the allowance is the mark of that
+ * base: the floor then goes to the lowest sample since the end (never
+ * higher, so it cannot climb with a queue).  Not while the noise is
+ * wider than the allowance: after a false end in steady noise the
+ * lowest sample is the noise's low tail anyway, but its high samples
+ * would keep the gate open.
+ */
+static inline bool swift_floor_follow(const struct swift_state *s,
+				      const struct swift_params *p,
+				      u32 delay_us, u32 noise_us)
+{
+	return s->base_rtt_us && !swift_noise_excess_us(s, p, noise_us) &&
+	       delay_us > swift_target_us(s, p);
+}
+
+/*
  * The fabric window c that a cut (delay, loss or timeout) would leave,
  * not below the delay floor (a window already under it is never raised
  * by it).  The floor, whose pacing cap costs a flow-scaling target, is
