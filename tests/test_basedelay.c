@@ -443,6 +443,51 @@ static void test_floor_raise(void **state)
 	assert_int_equal(dcc_floor_of(&f, 8), 100);
 }
 
+/*
+ * dcc_floor_follow(): only after a raise; the lowest sample since the
+ * raise is kept, and the floor goes to it when the core says so, never
+ * higher (a queue's samples cannot lift it), and keeps its stamp.
+ */
+static void test_floor_follow(void **state)
+{
+	struct dcc_floor f = { 0 };
+	const u32 win = 10000000;
+	u64 t = 5000;
+
+	(void)state;
+	assert_true(dcc_floor_update_key(&f, win, 7, 130, false, t));
+	/* Not raised: nothing. */
+	assert_false(dcc_floor_follow(&f, 280, true));
+	assert_int_equal(f.min_us, 130);
+	/* Raised to the centre of a width read low: 130 + 20. */
+	assert_true(dcc_floor_raise(&f, 300, 20, t + 1));
+	assert_int_equal(f.min_us, 150);
+	assert_int_equal(f.quiet_us, 300);
+	/* Quiet samples: the lowest is kept, the floor waits for go. */
+	assert_true(dcc_floor_follow(&f, 275, false));
+	assert_int_equal(f.quiet_us, 275);
+	assert_int_equal(f.min_us, 150);
+	assert_false(dcc_floor_follow(&f, 290, false));
+	/* go: to the lowest sample, not to this one, stamp kept. */
+	assert_true(dcc_floor_follow(&f, 350, true));
+	assert_int_equal(f.min_us, 275);
+	assert_int_equal(f.stamp_us, t + 1);
+	/* A queue's samples do not lift it further. */
+	assert_false(dcc_floor_follow(&f, 600, true));
+	assert_int_equal(f.min_us, 275);
+	/* A lower sample lowers the floor (dcc_floor_update()) and the
+	 * lowest; the floor stays raised until its window expires.
+	 */
+	assert_true(dcc_floor_update(&f, win, 270, false, t + 2));
+	assert_true(dcc_floor_follow(&f, 270, true));
+	assert_int_equal(f.min_us, 270);
+	assert_int_equal(f.quiet_us, 270);
+	assert_true(dcc_floor_update(&f, win, 400, false, t + 3 + win));
+	assert_false(f.raised);
+	assert_false(dcc_floor_follow(&f, 500, true));
+	assert_int_equal(f.min_us, 400);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -458,6 +503,7 @@ int main(void)
 		cmocka_unit_test(test_end),
 		cmocka_unit_test(test_floor),
 		cmocka_unit_test(test_floor_raise),
+		cmocka_unit_test(test_floor_follow),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -3338,7 +3338,8 @@ static double psim_noise_stops(u64 jitter_ns, u64 seed, bool no_raise,
  * centre: 0.947-0.985 and 0.968-0.986, the mean delay 704-746 us against
  * 773 us never noisy (the floor still a little below the path at 300 us,
  * and the smaller step refills the queue's dips more slowly); not raised
- * 0.276.
+ * 0.276.  With the floor then following the lowest quiet sample since
+ * the end (dcc_floor_follow()): 0.996-0.997, mean delay 773-777 us.
  */
 static void test_psim_noise_stops(void **state)
 {
@@ -3375,9 +3376,11 @@ static void test_psim_noise_stops(void **state)
  * The width read low at the noise's end (the VM bed: a 500 us cell's end
  * read so low that the floor, raised to the centre it gave, sat at 133 us
  * against a 272 us path two seconds later): here the raise it gives
- * divided by 2, 4 and 8, over four draws of 500 us.  The raise still reaches the
- * path: the quiet part keeps >= 95 % of a never-noisy path's share, its
- * mean delay no more than 10 % above.
+ * divided by 2, 4 and 8, over four draws of 500 us.  The floor still
+ * reaches the path (dcc_floor_follow()): the quiet part keeps >= 95 % of
+ * a never-noisy path's share, its mean delay no more than 10 % above.
+ * Before (the end's raise alone): 0.869-0.877, 0.850-0.854 and
+ * 0.497-0.545 of the link; after 0.996-0.997.
  */
 static void test_psim_noise_stops_low_width(void **state)
 {

@@ -353,6 +353,17 @@ static void ev_ack(struct sim *x, struct conn *c)
 					swift_floor_lift_us(&c->s, &x->p,
 							    end_us),
 					a.now_us);
+		else
+			dcc_floor_follow(&x->floor, a.delay_us,
+					 fz_u8(f) == 0 ||
+					 swift_floor_follow(&c->s, &x->p,
+							    a.delay_us,
+							    dcc_bd_noise_us(&c->bd)));
+		/* Never above the lowest sample since the raise. */
+		if (x->floor.raised && x->floor.quiet_us)
+			FZ_CHECK(f, x->floor.min_us <= x->floor.quiet_us,
+				 "raised floor %u above the lowest sample %u",
+				 x->floor.min_us, x->floor.quiet_us);
 	}
 	a.floor_us = x->floor.min_us;
 	a.floor_raised = x->floor.raised;
