@@ -418,7 +418,7 @@ static void swift_cong_control(DCC_CONG_CONTROL_ARGS)
 				      a.ack_delayed,
 				      end_us ? swift_floor_lift_us(&ca->s, prm,
 								   end_us) : 0,
-				      a.has_delay &&
+				      fl.raised && a.has_delay &&
 				      swift_floor_follow(&ca->s, prm,
 							 a.delay_us,
 							 a.noise_us),
