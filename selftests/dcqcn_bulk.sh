@@ -152,14 +152,6 @@ expect "ss: target over current rate (cwnd_gain) >= 1 ($ratio)" \
 	"$ratio >= 1"
 
 # --- fair share ------------------------------------------------------------
-# mean_mbps FILE FROM TO: mean goodput of the iperf3 intervals in [FROM, TO).
-mean_mbps() {
-	jq -r --argjson a "$2" --argjson b "$3" '[.intervals[].sum
-		| select(.start >= $a - 0.01 and .end <= $b + 0.01)
-		| .bits_per_second] | if length == 0 then 0
-		else add / length / 1e6 end' < "$1"
-}
-
 # flows CC PORT0: NFLOWS flows started 1 s apart, ending together; prints
 # "jain total_mbps x1 x2 ..." over the last LAST seconds.
 flows() {

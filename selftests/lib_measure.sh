@@ -132,6 +132,15 @@ ping_rtts() {
 			split($2, a, " "); printf "%d\n", a[1] * 1000 }'
 }
 
+# mean_mbps FILE FROM TO: mean goodput (Mbit/s) of the iperf3 intervals
+# (iperf3 -J -i ...) in FILE that lie in [FROM, TO) seconds; 0 if none.
+mean_mbps() {
+	jq -r --argjson a "$2" --argjson b "$3" '[.intervals[].sum
+		| select(.start >= $a - 0.01 and .end <= $b + 0.01)
+		| .bits_per_second] | if length == 0 then 0
+		else add / length / 1e6 end' < "$1"
+}
+
 iperf_server() {
 	in_srv iperf3 -s -D -p "${1:-5201}" >/dev/null 2>&1
 	wait_listen "${1:-5201}"

@@ -99,11 +99,10 @@ pid=$!
 sleep "$SECS"
 TOPO_DELAY_US=$DELAY topo_jitter 0 data
 wait $pid
-# Goodput of the quiet part, from 1 s after the switch to the end.
-read -r gn g <<< "$(jq -r --argjson s "$SECS" '[.intervals[].sum] |
-	[([.[] | select(.end <= $s) | .bits_per_second] | add / length / 1e6),
-	 ([.[] | select(.start >= $s + 1) | .bits_per_second] | add / length / 1e6)] |
-	map(. * 100 | round / 100) | join(" ")' < "$tmp/s.json")"
+# Goodput of the noisy part, and of the quiet part from 1 s after the
+# switch to the end.
+gn=$(mean_mbps "$tmp/s.json" 0 "$SECS")
+g=$(mean_mbps "$tmp/s.json" $((SECS + 1)) $((2 * SECS)))
 rm -rf "$tmp"
 log "swift, 500 us of jitter on the data path for $SECS s: ${gn} Mbit/s; then none: ${g} Mbit/s; SwiftNoiseEnded $e0 -> $(ended)"
 expect "swift keeps >= 80 % of ${RATE} Mbit/s when the noise stops" \

@@ -26,14 +26,6 @@ bed_dumbbell timely
 iperf_server 5201
 iperf_server 5202
 
-# mean_mbps FILE FROM TO: mean goodput of the iperf3 intervals in [FROM, TO).
-mean_mbps() {
-	jq -r --argjson a "$2" --argjson b "$3" '[.intervals[].sum
-		| select(.start >= $a - 0.01 and .end <= $b + 0.01)
-		| .bits_per_second] | if length == 0 then 0
-		else add / length / 1e6 end' < "$1"
-}
-
 # two_flows VARIANT: prints "jain mbps1 mbps2" over the last LAST seconds.
 two_flows() {
 	local tmp j1 j2 x1 x2
