@@ -384,7 +384,7 @@ static void swift_cong_control(DCC_CONG_CONTROL_ARGS)
 	enum swift_reason why;
 	enum dcc_ts_verdict v;
 	struct dcc_ts_split sp;
-	bool has_sample, above = false;
+	bool has_sample, above = false, noisy = false, go = false;
 	u32 act, end_us;
 	u8 raised;
 
@@ -413,16 +413,22 @@ static void swift_cong_control(DCC_CONG_CONTROL_ARGS)
 						READ_ONCE(delack_guard_us));
 	a.delack_us = READ_ONCE(delack_guard_us);
 	a.noise_us = swift_noise_sample(fkey, &a, &end_us);
+	/* The floor's repair (dcc_floor_watch()) on its quiet stretch. */
+	if (fl.key == fkey && fl.wide_4us && a.has_delay) {
+		noisy = swift_floor_noisy(&ca->s, prm, 4 * (u32)fl.wide_4us);
+		go = noisy &&
+		     swift_floor_starved(&ca->s, prm,
+					 fl.quiet_us ?
+					 min(fl.quiet_us, a.delay_us) :
+					 a.delay_us);
+	}
 	a.floor_us = dcc_floor_sample(fslot, fl, fkey, prm->minrtt_win_us,
 				      a.has_delay ? a.delay_us : 0,
 				      a.ack_delayed,
 				      end_us ? swift_floor_lift_us(&ca->s, prm,
 								   end_us) : 0,
-				      fl.raised && a.has_delay &&
-				      swift_floor_follow(&ca->s, prm,
-							 a.delay_us,
-							 a.noise_us),
-				      a.now_us, &raised);
+				      a.noise_us, noisy, go, a.now_us,
+				      &raised);
 	a.floor_raised = raised & DCC_FLOOR_RAISED;
 	if (raised & DCC_FLOOR_RAISED_NOW)
 		swift_count(sk, SWIFT_MIB_NOISE_END);

@@ -175,7 +175,7 @@ static u32 timely_floor_sample(const struct sock *sk,
 	struct dcc_floor *slot = dcc_floor_slot(timely_floors, key);
 
 	return dcc_floor_sample(slot, dcc_floor_read(slot), key,
-				g->base_win_us, rtt, false, 0, false,
+				g->base_win_us, rtt, false, 0, 0, false, false,
 				tcp_sk(sk)->tcp_mstamp, NULL);
 }
 

@@ -613,26 +613,35 @@ static inline u32 swift_delay_floor_fx(const struct swift_state *s,
 }
 
 /*
- * Whether a destination's floor, raised when the noise stopped, may be
- * raised again to the quiet samples (dcc_floor_follow()): the raise at
- * the noise's end goes to the centre of the width read, and where the
- * width read low (the VM bed: a floor of 133 us two seconds after the
- * noise stopped, against a 272 us path, targets of 266-289 us against
- * samples of 277-353 us, the four flows at their delay floor) nothing
- * else raises it for the rest of its window.  A sample delay_us above
- * the target while the noise fits the allowance is the mark of that
- * base: the floor then goes to the lowest sample since the end (never
- * higher, so it cannot climb with a queue).  Not while the noise is
- * wider than the allowance: after a false end in steady noise the
- * lowest sample is the noise's low tail anyway, but its high samples
- * would keep the gate open.
+ * The core's two answers to dcc_floor_watch(), the repair of a floor left
+ * in the noise's low tail.  swift_floor_noisy(): the widest noise the
+ * floor was taken under, wide_us, outgrew the allowance (a floor from a
+ * quiet path, whose queue's moves read as noise the allowance holds, is
+ * never touched).  swift_floor_starved(): the lowest sample of the
+ * stretch since the noise shrank, lowest_us, sits above the target, so
+ * every quiet sample reads as queueing (the VM bed with the floor at the
+ * noise's low tail: samples of 275-283 us against a target of 150 us, the
+ * flows at their delay floor, 1.5 Mbit/s).  Both count from the base the
+ * floor gave, but a base too low only shrinks the allowance and the
+ * target: the lower the floor, the sooner they pass.  What says the noise
+ * is gone (the stretch) does not count from the base at all.  The first
+ * rule (a sample above the target, while the noise fits the allowance)
+ * waited for a width below an allowance scaled by the wrong base, and
+ * raised to the lowest sample since the end's raise, which after a false
+ * end was the noise's low tail.
  */
-static inline bool swift_floor_follow(const struct swift_state *s,
-				      const struct swift_params *p,
-				      u32 delay_us, u32 noise_us)
+static inline bool swift_floor_noisy(const struct swift_state *s,
+				     const struct swift_params *p,
+				     u32 wide_us)
 {
-	return s->base_rtt_us && !swift_noise_excess_us(s, p, noise_us) &&
-	       delay_us > swift_target_us(s, p);
+	return swift_noise_excess_us(s, p, wide_us);
+}
+
+static inline bool swift_floor_starved(const struct swift_state *s,
+				       const struct swift_params *p,
+				       u32 lowest_us)
+{
+	return s->base_rtt_us && lowest_us > swift_target_us(s, p);
 }
 
 /*

@@ -353,17 +353,49 @@ static void ev_ack(struct sim *x, struct conn *c)
 					swift_floor_lift_us(&c->s, &x->p,
 							    end_us),
 					a.now_us);
-		else
-			dcc_floor_follow(&x->floor, a.delay_us,
-					 fz_u8(f) == 0 ||
-					 swift_floor_follow(&c->s, &x->p,
-							    a.delay_us,
-							    dcc_bd_noise_us(&c->bd)));
-		/* Never above the lowest sample since the raise. */
-		if (x->floor.raised && x->floor.quiet_us)
-			FZ_CHECK(f, x->floor.min_us <= x->floor.quiet_us,
-				 "raised floor %u above the lowest sample %u",
-				 x->floor.min_us, x->floor.quiet_us);
+		else {
+			struct dcc_floor was = x->floor;
+			u32 w = dcc_bd_noise_us(&c->bd);
+			bool noisy = fz_u8(f) == 0 ||
+				     swift_floor_noisy(&c->s, &x->p,
+						       4 * (u32)was.wide_4us);
+			bool go = fz_u8(f) == 0 ||
+				  swift_floor_starved(&c->s, &x->p,
+						      was.quiet_us ?
+						      dcc_min_u32(was.quiet_us,
+								  a.delay_us) :
+						      a.delay_us);
+			bool rep;
+
+			if (fz_u8(f) == 0)
+				w = fz_u32_edge(f);
+			dcc_floor_watch(&x->floor, a.delay_us, w, noisy, go,
+					a.now_us, &rep);
+			/* A repair: to the stretch's lowest sample at most,
+			 * at most the widest noise above the floor, never
+			 * down.
+			 */
+			if (rep) {
+				u32 lo = was.quiet_us ?
+					 dcc_min_u32(was.quiet_us, a.delay_us) :
+					 a.delay_us;
+
+				FZ_CHECK(f, x->floor.min_us <= lo,
+					 "repaired floor %u above the stretch's lowest sample %u",
+					 x->floor.min_us, lo);
+				FZ_CHECK(f, (u64)x->floor.min_us <=
+					 (u64)was.min_us + 4 * 255,
+					 "repaired floor %u more than the widest noise above %u",
+					 x->floor.min_us, was.min_us);
+				FZ_CHECK(f, x->floor.min_us > was.min_us,
+					 "repair lowered the floor %u -> %u",
+					 was.min_us, x->floor.min_us);
+			}
+			/* The stretch's lowest sample is a sample's. */
+			FZ_CHECK(f, !x->floor.quiet_n || x->floor.quiet_us,
+				 "a quiet stretch of %u samples without its lowest",
+				 x->floor.quiet_n);
+		}
 	}
 	a.floor_us = x->floor.min_us;
 	a.floor_raised = x->floor.raised;
