@@ -3365,7 +3365,12 @@ static double psim_noise_stops(u64 jitter_ns, u64 seed, bool no_raise,
  * 773 us never noisy (the floor still a little below the path at 300 us,
  * and the smaller step refills the queue's dips more slowly); not raised
  * 0.276.  With the floor then following the lowest quiet sample since
- * the end (dcc_floor_follow()): 0.996-0.997, mean delay 773-777 us.
+ * the end (the first rule after the end's raise): 0.996-0.997, mean
+ * delay 773-777 us; with the repair from a quiet stretch
+ * (dcc_floor_watch()) 0.977-0.997, 732-776 us (on three 300 us draws the
+ * end's raise leaves the floor 40-60 us low without starving the flows,
+ * which the repair leaves alone).  The end's raise or the repair, at
+ * least one, on every draw.
  */
 static void test_psim_noise_stops(void **state)
 {
@@ -3404,7 +3409,7 @@ static void test_psim_noise_stops(void **state)
  * read so low that the floor, raised to the centre it gave, sat at 133 us
  * against a 272 us path two seconds later): here the raise it gives
  * divided by 2, 4 and 8, over four draws of 500 us.  The floor still
- * reaches the path (dcc_floor_follow()): the quiet part keeps >= 95 % of
+ * reaches the path (dcc_floor_watch()): the quiet part keeps >= 95 % of
  * a never-noisy path's share, its mean delay no more than 10 % above.
  * Before (the end's raise alone): 0.869-0.877, 0.850-0.854 and
  * 0.497-0.545 of the link; after 0.996-0.997.
