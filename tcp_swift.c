@@ -414,8 +414,9 @@ static void swift_cong_control(DCC_CONG_CONTROL_ARGS)
 	a.delack_us = READ_ONCE(delack_guard_us);
 	a.noise_us = swift_noise_sample(fkey, &a, &end_us);
 	/* The floor's repair (dcc_floor_watch()) on its quiet stretch. */
-	if (fl.key == fkey && fl.wide_4us && a.has_delay) {
-		noisy = swift_floor_noisy(&ca->s, prm, 4 * (u32)fl.wide_4us);
+	if (fl.key == fkey && a.has_delay) {
+		noisy = swift_floor_noisy(&ca->s, prm, 4 * (u32)fl.wide_4us,
+					  fl.raised, fl.repaired);
 		go = noisy &&
 		     swift_floor_starved(&ca->s, prm,
 					 fl.quiet_us ?

@@ -235,10 +235,12 @@ static inline u8 dcc_bd_4us(u32 noise_us)
 }
 
 /*
- * Samples in a quiet stretch before it can repair a floor
- * (dcc_floor_watch()).
+ * Samples in a quiet stretch before it can repair a floor, and how far
+ * above the floor it can go, in the widest noise the floor was taken
+ * under (dcc_floor_watch()).
  */
-#define DCC_FLOOR_QUIET_N	32
+#define DCC_FLOOR_QUIET_N	16
+#define DCC_FLOOR_WIDE_MUL	4
 
 /* A destination's floor (see the top of this file); zeroed: none. */
 struct dcc_floor {
@@ -345,12 +347,15 @@ static inline bool dcc_floor_raise(struct dcc_floor *f, u32 delay_us,
  * The stretch keeps its lowest sample (quiet_us) and starts again
  * whenever the noise is wider, so no sample of the noise's low tail is
  * in it (a false end during the noise, then the tail: the lowest sample
- * since the end was the tail itself).  The core says whether the floor's
- * noise outgrew its allowance (noisy: a floor from a quiet path is left
- * alone) and whether the stretch's lowest sample sits above its target
+ * since the end was the tail itself).  The core says whether the floor
+ * is one from noise (noisy; swift: raised at a noise's end and not
+ * repaired since, or taken under noise that outgrew the allowance; a
+ * floor from a quiet path is left alone) and whether the stretch's lowest sample sits above its target
  * (go: every quiet sample reads as queueing, the flows cannot grow).
  * After DCC_FLOOR_QUIET_N samples of the stretch, go raises the floor to
- * the stretch's lowest sample, at most the widest noise above the floor,
+ * the stretch's lowest sample, at most DCC_FLOOR_WIDE_MUL times the
+ * widest noise above the floor (the width reads low for noise kept in
+ * order: the VM bed's 500 us of jitter read about 130 us wide),
  * and renews it as dcc_floor_raise() does (raised, a new stamp, the
  * widest noise restarted: once per noise).  The lowest sample never
  * rises within a stretch, so the floor cannot climb with a queue.
@@ -386,7 +391,8 @@ static inline bool dcc_floor_watch(struct dcc_floor *f, u32 delay_us,
 	if (!go || f->quiet_n < DCC_FLOOR_QUIET_N || f->quiet_us <= f->min_us)
 		return changed;
 	to = dcc_min_u32(f->quiet_us,
-			 dcc_sat_u32((u64)f->min_us + 4 * (u32)f->wide_4us));
+			 dcc_sat_u32((u64)f->min_us +
+				     DCC_FLOOR_WIDE_MUL * 4 * (u32)f->wide_4us));
 	if (to <= f->min_us)
 		return changed;
 	f->min_us = to;

@@ -614,10 +614,16 @@ static inline u32 swift_delay_floor_fx(const struct swift_state *s,
 
 /*
  * The core's two answers to dcc_floor_watch(), the repair of a floor left
- * in the noise's low tail.  swift_floor_noisy(): the widest noise the
- * floor was taken under, wide_us, outgrew the allowance (a floor from a
- * quiet path, whose queue's moves read as noise the allowance holds, is
- * never touched).  swift_floor_starved(): the lowest sample of the
+ * in the noise's low tail.  swift_floor_noisy(): the floor was raised at
+ * a noise's end within its window and not repaired since (raised and not
+ * repaired, dcc_floor_raise(): the end may have fired during the noise,
+ * its tail then lowering the floor again; a new minimum clears repaired),
+ * or the widest noise it was taken under, wide_us, outgrew the
+ * allowance; a floor from a quiet path, whose queue's moves read as
+ * noise the allowance holds and fire no end, is never touched.  The
+ * width alone is not enough: the VM bed's in-order jitter of 500 us read
+ * about 130 us wide, against an allowance of 127 us counted from a 23 us
+ * base.  swift_floor_starved(): the lowest sample of the
  * stretch since the noise shrank, lowest_us, sits above the target, so
  * every quiet sample reads as queueing (the VM bed with the floor at the
  * noise's low tail: samples of 275-283 us against a target of 150 us, the
@@ -632,9 +638,9 @@ static inline u32 swift_delay_floor_fx(const struct swift_state *s,
  */
 static inline bool swift_floor_noisy(const struct swift_state *s,
 				     const struct swift_params *p,
-				     u32 wide_us)
+				     u32 wide_us, bool raised, bool repaired)
 {
-	return swift_noise_excess_us(s, p, wide_us);
+	return (raised && !repaired) || swift_noise_excess_us(s, p, wide_us);
 }
 
 static inline bool swift_floor_starved(const struct swift_state *s,

@@ -450,7 +450,8 @@ static void test_floor_raise(void **state)
  * the noise went on never repairs the floor (the VM bed's second boot:
  * a false end, the tail, no end at the stop); the repair waits for
  * DCC_FLOOR_QUIET_N samples, the core's noisy and go, goes to the
- * stretch's lowest sample at most the widest noise above the floor, and
+ * stretch's lowest sample at most DCC_FLOOR_WIDE_MUL times the widest
+ * noise above the floor, and
  * renews the floor (raised, repaired, a new stamp); an end seen after it
  * raises nothing (dcc_floor_raise()) until a new minimum is taken.
  */
@@ -516,11 +517,11 @@ static void test_floor_watch(void **state)
 	/* At most the widest noise above the floor. */
 	memset(&f, 0, sizeof(f));
 	assert_true(dcc_floor_update_key(&f, win, 7, 100, false, t));
-	dcc_floor_watch(&f, 400, 100, true, true, t, &now);
+	dcc_floor_watch(&f, 700, 100, true, true, t, &now);
 	for (i = 0; i < DCC_FLOOR_QUIET_N; i++)
-		dcc_floor_watch(&f, 400, 10, true, true, t + i, &now);
+		dcc_floor_watch(&f, 700, 10, true, true, t + i, &now);
 	assert_true(now);
-	assert_int_equal(f.min_us, 200);
+	assert_int_equal(f.min_us, 100 + DCC_FLOOR_WIDE_MUL * 100);
 	/* Expired: the raise, the stretch, the widest noise forgotten. */
 	dcc_floor_watch(&f, 400, 100, true, true, t + 40, &now);
 	assert_true(dcc_floor_update(&f, win, 400, false, t + 41 + win));

@@ -2539,7 +2539,8 @@ static void psim_ack(struct psim *sm, unsigned int i, u64 now, u64 sent_ns,
 	struct swift_ack a;
 
 	/* The glue's answers to dcc_floor_watch(), from the floor as read. */
-	bool noisy = swift_floor_noisy(&f->s, p, 4 * (u32)fl->wide_4us);
+	bool noisy = swift_floor_noisy(&f->s, p, 4 * (u32)fl->wide_4us,
+				       fl->raised, fl->repaired);
 	bool starved = swift_floor_starved(&f->s, p, fl->quiet_us ?
 					   dcc_min_u32(fl->quiet_us,
 						       delay_us) :
@@ -3527,6 +3528,32 @@ static void test_psim_jitter(void **state)
 /* The app-limited judgement: TCP's window from two packets up, below it
  * the rate sample's.
  */
+/*
+ * swift_floor_noisy(): a floor raised at a noise's end and not repaired
+ * since, or taken under noise wider than the allowance; the VM bed's
+ * in-order jitter read about 130 us wide against a 23 us base's 127 us.
+ */
+static void test_floor_noisy(void **state)
+{
+	struct swift_params p = default_params(true);
+	struct swift_state s;
+
+	(void)state;
+	init_state(&s, &p, FX_OF(0.005), DEFAULT_HOPS, 0);
+	s.base_rtt_us = 23;
+	assert_false(swift_floor_noisy(&s, &p, 120, false, false));
+	assert_true(swift_floor_noisy(&s, &p, 120, true, false));
+	assert_false(swift_floor_noisy(&s, &p, 120, true, true));
+	assert_true(swift_floor_noisy(&s, &p, 140, false, true));
+	/* A quiet path's base: the allowance holds the queue's moves. */
+	s.base_rtt_us = 272;
+	assert_false(swift_floor_noisy(&s, &p, 360, false, false));
+	/* Starved: the stretch's lowest sample above the target. */
+	s.base_rtt_us = 23;
+	assert_true(swift_floor_starved(&s, &p, 275));
+	assert_false(swift_floor_starved(&s, &p, 100));
+}
+
 static void test_app_limited_paced(void **state)
 {
 	struct swift_params p = default_params(false);
@@ -3587,6 +3614,7 @@ int main(void)
 		cmocka_unit_test(test_sim_rel_minrtt),
 		cmocka_unit_test(test_sim_rel_minrtt_latecomer),
 		cmocka_unit_test(test_app_limited_paced),
+		cmocka_unit_test(test_floor_noisy),
 		cmocka_unit_test(test_psim_floor_climbs),
 		cmocka_unit_test(test_psim_bed_fair),
 		cmocka_unit_test(test_psim_fair_issue),

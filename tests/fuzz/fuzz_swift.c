@@ -358,7 +358,9 @@ static void ev_ack(struct sim *x, struct conn *c)
 			u32 w = dcc_bd_noise_us(&c->bd);
 			bool noisy = fz_u8(f) == 0 ||
 				     swift_floor_noisy(&c->s, &x->p,
-						       4 * (u32)was.wide_4us);
+						       4 * (u32)was.wide_4us,
+						       was.raised,
+						       was.repaired);
 			bool go = fz_u8(f) == 0 ||
 				  swift_floor_starved(&c->s, &x->p,
 						      was.quiet_us ?
@@ -384,7 +386,8 @@ static void ev_ack(struct sim *x, struct conn *c)
 					 "repaired floor %u above the stretch's lowest sample %u",
 					 x->floor.min_us, lo);
 				FZ_CHECK(f, (u64)x->floor.min_us <=
-					 (u64)was.min_us + 4 * 255,
+					 (u64)was.min_us +
+					 DCC_FLOOR_WIDE_MUL * 4 * 255,
 					 "repaired floor %u more than the widest noise above %u",
 					 x->floor.min_us, was.min_us);
 				FZ_CHECK(f, x->floor.min_us > was.min_us,
