@@ -350,14 +350,16 @@ static inline bool dcc_floor_raise(struct dcc_floor *f, u32 delay_us,
  * since the end was the tail itself).  The core says whether the floor
  * is one from noise (noisy; swift: raised at a noise's end and not
  * repaired since, or taken under noise that outgrew the allowance; a
- * floor from a quiet path is left alone) and whether the stretch's lowest sample sits above its target
- * (go: every quiet sample reads as queueing, the flows cannot grow).
- * After DCC_FLOOR_QUIET_N samples of the stretch, go raises the floor to
- * the stretch's lowest sample, at most DCC_FLOOR_WIDE_MUL times the
- * widest noise above the floor (the width reads low for noise kept in
- * order: the VM bed's 500 us of jitter read about 130 us wide),
- * and renews it as dcc_floor_raise() does (raised, a new stamp, the
- * widest noise restarted: once per noise).  The lowest sample never
+ * floor from a quiet path is left alone) and whether the stretch's
+ * lowest sample sits above its target (go: every quiet sample reads as
+ * queueing, the flows cannot grow).  After DCC_FLOOR_QUIET_N samples of
+ * the stretch, go raises the floor to the stretch's lowest sample, at
+ * most DCC_FLOOR_WIDE_MUL times the widest noise above the floor (the
+ * width reads low for noise kept in order: the VM bed's 500 us of jitter
+ * read about 130 us wide), and renews it as dcc_floor_raise() does
+ * (raised, a new stamp, the widest noise restarted) and marks it
+ * repaired (no end's raise, and for swift no further repair unless the
+ * width outgrows the allowance, until a new minimum is taken).  The lowest sample never
  * rises within a stretch, so the floor cannot climb with a queue.
  * delay_us: a quiet sample (not a likely-delayed ACK's); noise_us: the
  * width after it.  Returns true when the slot changed; sets *now when

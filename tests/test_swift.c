@@ -3368,10 +3368,8 @@ static double psim_noise_stops(u64 jitter_ns, u64 seed, bool no_raise,
  * 0.276.  With the floor then following the lowest quiet sample since
  * the end (the first rule after the end's raise): 0.996-0.997, mean
  * delay 773-777 us; with the repair from a quiet stretch
- * (dcc_floor_watch()) 0.977-0.997, 732-776 us (on three 300 us draws the
- * end's raise leaves the floor 40-60 us low without starving the flows,
- * which the repair leaves alone).  The end's raise or the repair, at
- * least one, on every draw.
+ * (dcc_floor_watch()) 0.996-0.997, 772-776 us.  The end's raise or the
+ * repair, at least one, on every draw.
  */
 static void test_psim_noise_stops(void **state)
 {
