@@ -39,7 +39,7 @@
  */
 DCC_PARAM_BLOCK(swift_pb, struct swift_params, swift_params_build);
 
-DCC_PARAM_UINT(ai_mpkt, 1000, 1, 1000000, NULL, &swift_pb,
+DCC_PARAM_UINT(ai_mpkt, 250, 1, 1000000, NULL, &swift_pb,
 	       "additive increase per RTT, in 1/1000 packet");
 DCC_PARAM_UINT(md_beta_permille, 800, 1, 1000, NULL, &swift_pb,
 	       "multiplicative-decrease gain b, in 1/1000");
@@ -357,7 +357,7 @@ static void swift_cong_control(DCC_CONG_CONTROL_ARGS)
 	enum swift_reason why;
 	enum dcc_ts_verdict v;
 	struct dcc_ts_split sp;
-	bool has_sample, above = false;
+	bool has_sample, above = false, noisy = false, go = false;
 	u32 act, end_us;
 	u8 raised;
 
@@ -386,12 +386,23 @@ static void swift_cong_control(DCC_CONG_CONTROL_ARGS)
 						READ_ONCE(delack_guard_us));
 	a.delack_us = READ_ONCE(delack_guard_us);
 	a.noise_us = swift_noise_sample(fkey, &a, &end_us);
+	/* The floor's repair (dcc_floor_watch()) on its quiet stretch. */
+	if (fl.key == fkey && a.has_delay) {
+		noisy = swift_floor_noisy(&ca->s, prm, 4 * (u32)fl.wide_4us,
+					  fl.raised, fl.repaired);
+		go = noisy &&
+		     swift_floor_starved(&ca->s, prm,
+					 fl.quiet_us ?
+					 min(fl.quiet_us, a.delay_us) :
+					 a.delay_us);
+	}
 	a.floor_us = dcc_floor_sample(fslot, fl, fkey, prm->minrtt_win_us,
 				      a.has_delay ? a.delay_us : 0,
 				      a.ack_delayed,
 				      end_us ? swift_floor_lift_us(&ca->s, prm,
 								   end_us) : 0,
-				      a.now_us, &raised);
+				      a.noise_us, noisy, go, a.now_us,
+				      &raised);
 	a.floor_raised = raised & DCC_FLOOR_RAISED;
 	if (raised & DCC_FLOOR_RAISED_NOW)
 		swift_count(sk, SWIFT_MIB_NOISE_END);
@@ -420,9 +431,10 @@ static void swift_cong_control(DCC_CONG_CONTROL_ARGS)
 		swift_trace(sk, ca, old, why);
 	}
 	/*
-	 * PLB's delay signal: the fraction of the round's samples at or
-	 * above the fabric target (a delayed ACK's less its allowance);
-	 * the rounds are measured against that target.
+	 * PLB's delay signal: the fraction of samples (pooled over the
+	 * last rounds, dcc_plb_delay_ratio()) at or above the fabric
+	 * target (a delayed ACK's less its allowance); the rounds are
+	 * measured against that target.
 	 */
 	has_sample = swift_plb_sample(&ca->s, &a, &above);
 	dcc_plb_link_ack(sk, &ca->plb, rs, has_sample, above,

@@ -203,7 +203,8 @@ static u32 timely_floor_sample(const struct sock *sk,
 						 end_us) : 0;
 
 	return dcc_floor_sample(slot, f, key, g->base_win_us, rtt, false,
-				lift, tcp_sk(sk)->tcp_mstamp, raised);
+				lift, 0, false, false, tcp_sk(sk)->tcp_mstamp,
+				raised);
 }
 
 /*
@@ -537,9 +538,10 @@ static void timely_cong_control(DCC_CONG_CONTROL_ARGS)
 				    timely_burst_bytes(sk, acked, seg,
 						       sp.gso_bytes));
 	/*
-	 * PLB's delay signal: the fraction of the round's samples above
-	 * T_high, where TIMELY stops following the gradient and cuts for
-	 * the queue alone (Documentation/plb.rst explains the choice).
+	 * PLB's delay signal: the fraction of samples (pooled over the
+	 * last rounds, dcc_plb_delay_ratio()) above T_high, where TIMELY
+	 * stops following the gradient and cuts for the queue alone
+	 * (Documentation/plb.rst explains the choice).
 	 */
 	plb_sample = true;
 	plb_above = rtt > e.t_high_us;

@@ -21,7 +21,8 @@
  *	slot = dcc_floor_slot(my_floors, key);
  *	f = dcc_floor_read(slot);			(dcc_floor_of(&f, key))
  *	floor = dcc_floor_sample(slot, f, key, win_us, delay_us,
- *				 ack_delayed, lift_us, now_us, &raised);
+ *				 ack_delayed, lift_us, noise_us, noisy, go,
+ *				 now_us, &raised);
  * and, for a module with a noise estimate per destination (the floor
  * raised when the noise stops):
  *	static struct dcc_noise my_noises[DCC_FLOOR_SLOTS];
@@ -43,7 +44,8 @@
 /* dcc_floor_sample()'s *raised. */
 #define DCC_FLOOR_RAISED	BIT(0)	/* the floor returned was raised when
 					 * the noise stopped and has not
-					 * expired since (dcc_floor_raise())
+					 * expired since (dcc_floor_raise(),
+					 * dcc_floor_watch())
 					 */
 #define DCC_FLOOR_RAISED_NOW	BIT(1)	/* ... by this sample */
 
@@ -86,7 +88,11 @@ static inline struct dcc_floor dcc_floor_read(const struct dcc_floor *slot)
 	smp_rmb();
 	f.min_us = READ_ONCE(slot->min_us);
 	f.stamp_us = READ_ONCE(slot->stamp_us);
+	f.quiet_us = READ_ONCE(slot->quiet_us);
+	f.quiet_n = READ_ONCE(slot->quiet_n);
+	f.wide_4us = READ_ONCE(slot->wide_4us);
 	f.raised = READ_ONCE(slot->raised);
+	f.repaired = READ_ONCE(slot->repaired);
 	/* Estimate before the key's re-read: pairs with the first smp_wmb(). */
 	smp_rmb();
 	if (READ_ONCE(slot->key) != f.key)
@@ -99,14 +105,17 @@ static inline struct dcc_floor dcc_floor_read(const struct dcc_floor *slot)
  * the slot as dcc_floor_read() returned it, the floor kept over win_us
  * (dcc_floor_update_key()), and raise the floor by at most lift_us when
  * the core's noise estimate says the noise stopped with this sample
- * (dcc_floor_raise(); 0: no raise, as for a core without one).  Returns
- * the destination's floor (0: none); sets *raised (when not NULL) to
- * DCC_FLOOR_RAISED and DCC_FLOOR_RAISED_NOW bits.
+ * (dcc_floor_raise(); 0: no raise, as for a core without one); and
+ * watch for the noise's low tail left in it (dcc_floor_watch(): noise_us
+ * the width after this sample, noisy and go the core's answers; 0, false,
+ * false for a core without a noise estimate).  Returns the destination's
+ * floor (0: none); sets *raised (when not NULL) to DCC_FLOOR_RAISED and
+ * DCC_FLOOR_RAISED_NOW bits.
  */
 static inline u32 dcc_floor_sample(struct dcc_floor *slot, struct dcc_floor f,
 				   u32 key, u32 win_us, u32 delay_us,
-				   bool ack_delayed, u32 lift_us, u64 now_us,
-				   u8 *raised)
+				   bool ack_delayed, u32 lift_us, u32 noise_us,
+				   bool noisy, bool go, u64 now_us, u8 *raised)
 {
 	u32 old_key = f.key;
 	bool changed = delay_us &&
@@ -114,6 +123,15 @@ static inline u32 dcc_floor_sample(struct dcc_floor *slot, struct dcc_floor f,
 					    ack_delayed, now_us);
 	bool now = lift_us && f.key == key &&
 		   dcc_floor_raise(&f, delay_us, lift_us, now_us);
+
+	if (!now && f.key == key && !ack_delayed && delay_us &&
+	    (noise_us || f.wide_4us || f.quiet_n)) {
+		bool rep;
+
+		changed |= dcc_floor_watch(&f, delay_us, noise_us, noisy, go,
+					   now_us, &rep);
+		now = rep;
+	}
 
 	if (changed || now) {
 		if (old_key != key) {
@@ -125,7 +143,11 @@ static inline u32 dcc_floor_sample(struct dcc_floor *slot, struct dcc_floor f,
 		}
 		WRITE_ONCE(slot->min_us, f.min_us);
 		WRITE_ONCE(slot->stamp_us, f.stamp_us);
+		WRITE_ONCE(slot->quiet_us, f.quiet_us);
+		WRITE_ONCE(slot->quiet_n, f.quiet_n);
+		WRITE_ONCE(slot->wide_4us, f.wide_4us);
 		WRITE_ONCE(slot->raised, f.raised);
+		WRITE_ONCE(slot->repaired, f.repaired);
 		if (old_key != key) {
 			/* New estimate before the new key: pairs with
 			 * dcc_floor_read()'s first smp_rmb().

@@ -224,7 +224,7 @@ TcpTimelyModel::CongControl(Ptr<TcpSocketState> tcb,
         return;
     }
     uint32_t rtt = timely_rtt_for_engine(p, rawRtt, std::min(acked, seg));
-    /* PLB's delay signal: the round's samples above T_high. */
+    /* PLB's delay signal: samples above T_high (pooled). */
     bool plbAbove = rtt > e.t_high_us;
     uint32_t plbRtt = rtt, plbRef = e.t_high_us;
     if (TIMELY_DEF_rtt_min_filter && s->seg_min_rtt_us)
