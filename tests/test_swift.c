@@ -3353,6 +3353,17 @@ static double psim_noise_stops(u64 jitter_ns, u64 seed, bool no_raise,
 }
 
 /*
+ * The reference of the noise-stop tests: the share of the link and the
+ * mean delay (*d0) of the quiet part on a path that was never noisy, at
+ * the shipped defaults with jitter.
+ */
+static double psim_never_noisy(double *d0, u32 *raises)
+{
+	psim_jitter_params = default_params(true);
+	return psim_noise_stops(0, 0x2500, false, d0, raises);
+}
+
+/*
  * Over eight draws each of 300 and 500 us, the quiet path keeps >= 95 %
  * of what a path that was never noisy gets (0.996 of the link), with a
  * mean delay no more than 10 % above that path's (the floor is not
@@ -3379,8 +3390,7 @@ static void test_psim_noise_stops(void **state)
 	u32 raises;
 
 	(void)state;
-	psim_jitter_params = default_params(true);
-	q0 = psim_noise_stops(0, 0x2500, false, &d0, &raises);
+	q0 = psim_never_noisy(&d0, &raises);
 	assert_int_equal(raises, 0);
 	assert_int_equal(psim_follows, 0);
 	for (k = 0; k < ARRAY_SIZE(js); k++) {
@@ -3421,8 +3431,7 @@ static void test_psim_noise_stops_low_width(void **state)
 	u32 raises;
 
 	(void)state;
-	psim_jitter_params = default_params(true);
-	q0 = psim_noise_stops(0, 0x2500, false, &d0, &raises);
+	q0 = psim_never_noisy(&d0, &raises);
 	for (k = 0; k < ARRAY_SIZE(divs); k++) {
 		for (n = 0; n < 4; n++) {
 			quiet = psim_noise_stops_div(500000, 0x2500 + n, false,
@@ -3456,8 +3465,7 @@ static void test_psim_noise_stops_missed_end(void **state)
 	u32 raises;
 
 	(void)state;
-	psim_jitter_params = default_params(true);
-	q0 = psim_noise_stops(0, 0x2500, false, &d0, &raises);
+	q0 = psim_never_noisy(&d0, &raises);
 	for (n = 0; n < 4; n++) {
 		double sum = 0, dsum = 0, dn = 0;
 
