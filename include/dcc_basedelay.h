@@ -468,13 +468,12 @@ static inline bool dcc_floor_update_key(struct dcc_floor *f, u32 win_us,
 					now_us);
 	if (!delay_us || (ack_delayed && f->min_us))
 		return false;
-	f->key = key;
-	f->min_us = delay_us;
-	f->stamp_us = now_us;
-	f->raised = false;
-	f->repaired = false;
-	f->wide_4us = 0;
-	dcc_floor_unquiet(f);
+	/* A fresh floor: nothing of the other destination's is kept. */
+	*f = (struct dcc_floor){
+		.stamp_us = now_us,
+		.min_us = delay_us,
+		.key = key,
+	};
 	return true;
 }
 

@@ -51,13 +51,14 @@ jitter_run() {
 }
 
 ended() { mod_stat "$NS_CLI" tcp_timely_stat TimelyNoiseEnded; }
+# variant_name V: the name of timely's variant parameter value V.
+variant_name() { if [ "$1" = 1 ]; then echo patched; else echo paper; fi; }
 
 # A quiet path first, the destination's floor and noise fresh: the
 # flows' own queue (1.5-2.2 ms every 40-150 ms) must not read as noise
 # that stops.
 for v in 0 1; do
-	name=paper
-	[ "$v" = 1 ] && name=patched
+	name=$(variant_name $v)
 	read -r g p50 p99 jain <<< "$(jitter_run $v 0)"
 	log "timely ($name), no jitter: ${g} Mbit/s, RTT p50 ${p50} us p99 ${p99} us, Jain $jain; TimelyNoiseEnded $(ended)"
 done
@@ -65,8 +66,7 @@ z_ended=$(ended)
 expect "no TimelyNoiseEnded without jitter ($z_ended)" "$z_ended == 0"
 
 for v in 0 1; do
-	name=paper
-	[ "$v" = 1 ] && name=patched
+	name=$(variant_name $v)
 	for j in 100 200; do
 		read -r g p50 p99 jain <<< "$(jitter_run $v $j)"
 		log "timely ($name), jitter $j us: ${g} Mbit/s, RTT p50 ${p50} us p99 ${p99} us, Jain $jain; TimelyNoiseEnded $(ended)"
