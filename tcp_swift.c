@@ -429,8 +429,8 @@ static void swift_cong_control(DCC_CONG_CONTROL_ARGS)
 					 a.delay_us);
 	}
 	lift = end_us && fl.key == fkey ?
-	       swift_floor_end_lift_us(&ca->s, prm, &fl, end_us, a.delay_us) :
-	       0;
+	       swift_floor_end_lift_us(&ca->s, prm, &fl, end_us, a.delay_us,
+				       a.now_us) : 0;
 	a.floor_us = dcc_floor_sample(fslot, fl, fkey, prm->minrtt_win_us,
 				      a.has_delay ? a.delay_us : 0,
 				      a.ack_delayed, lift,

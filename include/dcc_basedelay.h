@@ -345,26 +345,39 @@ static inline bool dcc_floor_low_fold(struct dcc_floor *f, u32 delay_us,
 	return true;
 }
 
-/* The lowest recent sample (0: none). */
-static inline u32 dcc_floor_low(const struct dcc_floor *f)
+/*
+ * The lowest sample of the period of now_us and the one before (0: none;
+ * periods older than that are forgotten).
+ */
+static inline u32 dcc_floor_low(const struct dcc_floor *f, u64 now_us)
 {
-	if (!f->low_prev_us)
-		return f->low_us;
-	if (!f->low_us)
-		return f->low_prev_us;
-	return dcc_min_u32(f->low_us, f->low_prev_us);
+	u32 at = (u32)(now_us >> DCC_FLOOR_LOW_SHIFT);
+	u32 lo = f->low_us, prev = f->low_prev_us;
+
+	if (at == f->low_at + 1) {
+		prev = lo;
+		lo = 0;
+	} else if (at != f->low_at) {
+		return 0;
+	}
+	if (!prev)
+		return lo;
+	if (!lo)
+		return prev;
+	return dcc_min_u32(lo, prev);
 }
 
 /*
- * Did a sample come down recently, a quarter of the way or more from
- * to_us to the floor?  Then the floor may still be reached (it is the
+ * Did a sample come down recently (dcc_floor_low()), a quarter of the way
+ * or more from to_us to the floor?  Then the floor may still be reached (it is the
  * path's, the flows' queue draining to it; or the noise's tail still
  * comes down to it), and neither a repair (dcc_floor_watch()) nor, for
  * swift, an end's raise goes to to_us yet.
  */
-static inline bool dcc_floor_low_near(const struct dcc_floor *f, u32 to_us)
+static inline bool dcc_floor_low_near(const struct dcc_floor *f, u32 to_us,
+				      u64 now_us)
 {
-	u32 low = dcc_floor_low(f);
+	u32 low = dcc_floor_low(f, now_us);
 
 	if (!low || low >= to_us || to_us <= f->min_us)
 		return false;
@@ -503,9 +516,9 @@ static inline bool dcc_floor_watch(struct dcc_floor *f, u32 delay_us,
 			 dcc_sat_u32((u64)f->min_us +
 				     DCC_FLOOR_WIDE_MUL * 4 * (u32)f->wide_4us));
 	/* Not the noise's low tail; else no higher than a recent sample. */
-	if (dcc_floor_low_near(f, to))
+	if (dcc_floor_low_near(f, to, now_us))
 		return changed;
-	low = dcc_floor_low(f);
+	low = dcc_floor_low(f, now_us);
 	if (low && low < to)
 		to = low;
 	if (to <= f->min_us)

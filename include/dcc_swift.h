@@ -265,8 +265,8 @@ static inline u32 swift_floor_lift_us(const struct swift_state *s,
 
 /*
  * swift_floor_lift_us() for destination floor f and the quiet sample
- * delay_us the raise would go to, or 0 if a sample came down near the
- * floor recently (dcc_floor_low_near()): such a floor is no noise's low
+ * delay_us the raise would go to at now_us, or 0 if a sample came down
+ * near the floor recently (dcc_floor_low_near()): such a floor is no noise's low
  * tail, and the noise that stopped was the flows' own queue (32 flows on
  * the VM dumbbell: ends of 738-861 us wide every second or two, each
  * raise of the floor by 370-430 us undone by the next dip).
@@ -274,13 +274,12 @@ static inline u32 swift_floor_lift_us(const struct swift_state *s,
 static inline u32 swift_floor_end_lift_us(const struct swift_state *s,
 					  const struct swift_params *p,
 					  const struct dcc_floor *f,
-					  u32 end_us, u32 delay_us)
+					  u32 end_us, u32 delay_us, u64 now_us)
 {
 	u32 lift = swift_floor_lift_us(s, p, end_us);
+	u32 to = dcc_min_u32(delay_us, dcc_sat_u32((u64)f->min_us + lift));
 
-	if (lift && dcc_floor_low_near(f, dcc_min_u32(delay_us,
-						      dcc_sat_u32((u64)f->min_us +
-								  lift))))
+	if (lift && dcc_floor_low_near(f, to, now_us))
 		return 0;
 	return lift;
 }

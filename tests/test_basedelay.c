@@ -652,10 +652,10 @@ static void test_floor_watch_reached(void **state)
 		assert_false(now);
 	}
 	assert_int_equal(f.min_us, 270);
-	assert_int_equal(dcc_floor_low(&f), 270);
-	assert_true(dcc_floor_low_near(&f, 1500));
+	assert_int_equal(dcc_floor_low(&f, t + 2000), 270);
+	assert_true(dcc_floor_low_near(&f, 1500, t + 2000));
 	/* Nothing above the floor to go to. */
-	assert_false(dcc_floor_low_near(&f, 270));
+	assert_false(dcc_floor_low_near(&f, 270, t + 2000));
 	/* A period later the dip is in the previous one: still waits. */
 	dcc_floor_low_fold(&f, 1500, t + 70000);
 	dcc_floor_watch(&f, 1500, 100, true, true, t + 70000, &now);
@@ -665,13 +665,16 @@ static void test_floor_watch_reached(void **state)
 	 */
 	dcc_floor_low_fold(&f, 1400, t + 140000);
 	dcc_floor_low_fold(&f, 1500, t + 140001);
-	assert_int_equal(dcc_floor_low(&f), 1400);
+	assert_int_equal(dcc_floor_low(&f, t + 140001), 1400);
 	dcc_floor_watch(&f, 1500, 100, true, true, t + 140001, &now);
 	assert_true(now);
 	assert_int_equal(f.min_us, 1400);
 	/* A gap of a period or more forgets the previous one. */
 	dcc_floor_low_fold(&f, 2000, t + 400000);
-	assert_int_equal(dcc_floor_low(&f), 2000);
+	assert_int_equal(dcc_floor_low(&f, t + 400000), 2000);
+	/* Read later: the periods before the last two are forgotten. */
+	assert_int_equal(dcc_floor_low(&f, t + 400000 + 65536), 2000);
+	assert_int_equal(dcc_floor_low(&f, t + 400000 + 2 * 65536), 0);
 }
 
 int main(void)

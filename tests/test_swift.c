@@ -2569,7 +2569,8 @@ static void psim_ack(struct psim *sm, unsigned int i, u64 now, u64 sent_ns,
 			/* As dcc_floor_sample() with the glue's lift. */
 			u32 lift = end_us ?
 				   swift_floor_end_lift_us(&f->s, p, fl, end_us,
-							   delay_us) /
+							   delay_us,
+							   now / 1000) /
 				   dcc_max_u32(sm->end_div, 1) : 0;
 			bool up = lift && dcc_floor_raise(fl, delay_us, lift,
 							  now / 1000);

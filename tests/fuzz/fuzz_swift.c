@@ -352,7 +352,8 @@ static void ev_ack(struct sim *x, struct conn *c)
 		if (fz_u8(f) == 0)
 			end_us = fz_u32_edge(f);
 		lift = end_us ? swift_floor_end_lift_us(&c->s, &x->p, &x->floor,
-							end_us, a.delay_us) : 0;
+							end_us, a.delay_us,
+							a.now_us) : 0;
 		if (!lift || !dcc_floor_raise(&x->floor, a.delay_us, lift,
 					      a.now_us)) {
 			struct dcc_floor was = x->floor;
@@ -384,6 +385,7 @@ static void ev_ack(struct sim *x, struct conn *c)
 				u32 lo = was.quiet_us ?
 					 dcc_min_u32(was.quiet_us, a.delay_us) :
 					 a.delay_us;
+				u32 rl = dcc_floor_low(&was, a.now_us);
 
 				FZ_CHECK(f, x->floor.min_us <= lo,
 					 "repaired floor %u above the stretch's lowest sample %u",
@@ -396,10 +398,9 @@ static void ev_ack(struct sim *x, struct conn *c)
 				FZ_CHECK(f, x->floor.min_us > was.min_us,
 					 "repair lowered the floor %u -> %u",
 					 was.min_us, x->floor.min_us);
-				FZ_CHECK(f, !dcc_floor_low(&was) ||
-					 x->floor.min_us <= dcc_floor_low(&was),
+				FZ_CHECK(f, !rl || x->floor.min_us <= rl,
 					 "repaired floor %u above a recent sample %u",
-					 x->floor.min_us, dcc_floor_low(&was));
+					 x->floor.min_us, rl);
 			}
 			/* The stretch's lowest sample is a sample's. */
 			FZ_CHECK(f, !x->floor.quiet_n || x->floor.quiet_us,
