@@ -150,6 +150,38 @@ static u32 swift_noise_sample(u32 key, const struct swift_ack *a,
 				a->has_delay && !a->ack_delayed, 0, end_us);
 }
 
+/*
+ * The mean fabric window of the host's connections to each destination
+ * (swift_share_update(), include/dcc_swift.h), in a table indexed as the
+ * floors; updates race without a lock (a lost one costs an ACK's step).
+ */
+struct swift_share {
+	u32 key;		/* destination (dcc_floor_key()), 0: none */
+	u32 share_fx;
+};
+
+static struct swift_share swift_shares[DCC_FLOOR_SLOTS];
+
+/* The destination's share before this ACK (0: none yet). */
+static u32 swift_share_read(u32 key)
+{
+	const struct swift_share *sh = &swift_shares[dcc_floor_index(key)];
+
+	return READ_ONCE(sh->key) == key ? READ_ONCE(sh->share_fx) : 0;
+}
+
+/* Fold the connection's fabric window into its destination's share. */
+static void swift_share_write(u32 key, u32 share_fx, u32 fcwnd_fx)
+{
+	struct swift_share *sh = &swift_shares[dcc_floor_index(key)];
+	u32 v = swift_share_update(share_fx, fcwnd_fx);
+
+	if (share_fx && v == share_fx)
+		return;
+	WRITE_ONCE(sh->share_fx, v);
+	WRITE_ONCE(sh->key, key);
+}
+
 /* Per-socket state, in inet_csk_ca(sk). */
 struct swift {
 	struct swift_state s;	/* flags & SWIFT_F_GLUE_PACED: window below
@@ -358,7 +390,7 @@ static void swift_cong_control(DCC_CONG_CONTROL_ARGS)
 	enum dcc_ts_verdict v;
 	struct dcc_ts_split sp;
 	bool has_sample, above = false, noisy = false, go = false;
-	u32 act, end_us;
+	u32 act, end_us, lift;
 	u8 raised;
 
 	/*
@@ -396,18 +428,24 @@ static void swift_cong_control(DCC_CONG_CONTROL_ARGS)
 					 min(fl.quiet_us, a.delay_us) :
 					 a.delay_us);
 	}
+	lift = end_us && fl.key == fkey ?
+	       swift_floor_end_lift_us(&ca->s, prm, &fl, end_us, a.delay_us,
+				       a.now_us) : 0;
 	a.floor_us = dcc_floor_sample(fslot, fl, fkey, prm->minrtt_win_us,
 				      a.has_delay ? a.delay_us : 0,
-				      a.ack_delayed,
-				      end_us ? swift_floor_lift_us(&ca->s, prm,
-								   end_us) : 0,
-				      a.noise_us, noisy, go, a.now_us,
-				      &raised);
+				      a.ack_delayed, lift,
+				      swift_floor_width_us(&ca->s, prm,
+							   a.noise_us, end_us,
+							   lift),
+				      noisy, go, a.now_us, &raised);
 	a.floor_raised = raised & DCC_FLOOR_RAISED;
 	if (raised & DCC_FLOOR_RAISED_NOW)
 		swift_count(sk, SWIFT_MIB_NOISE_END);
+	a.share_fx = swift_share_read(fkey);
 	old = swift_snap(ca);
 	act = swift_on_ack(&ca->s, prm, &a);
+	if (a.has_delay)
+		swift_share_write(fkey, a.share_fx, ca->s.fcwnd_fx);
 	swift_noise_check(sk, ca, act, a.noise_us);
 	if (a.has_delay && a.ack_delayed)
 		swift_count(sk, SWIFT_MIB_DELACK);

@@ -299,7 +299,90 @@ struct dcc_floor {
 				 * stretch: no end's raise until a new
 				 * minimum is taken
 				 */
+	u32 low_us;		/* the lowest sample of the current
+				 * DCC_FLOOR_LOW_SHIFT period (0: none)
+				 */
+	u32 low_prev_us;	/* ... of the period before (0: none) */
+	u32 low_at;		/* the current period: time >> shift */
 };
+
+/*
+ * The lowest sample of the current and the previous period of 2^16 us
+ * (dcc_floor_low(): of the last 65 to 131 ms), a cap on
+ * dcc_floor_watch()'s repair: a floor is in the noise's low tail only
+ * while no sample comes down to it, and a repair never goes above a
+ * sample that recently did.  The flows' own queue fooled the 16-sample
+ * quiet stretch: 32 swift flows on the VM dumbbell, whose queue drains
+ * to the path's 270 us every 20 to 100 ms, read as noise wider than the
+ * allowance in bursts, and 16 samples of the standing queue between two
+ * dips (a few milliseconds of their ACKs) sat above the target: the
+ * floor was repaired to 1-2.7 ms dozens of times in 6 s (the flows'
+ * targets 0.9-5.7 ms, and back each time a dip took it down: every flow
+ * cut on each ACK against a target 4 ms lower).  After noise that
+ * stops, its low tail leaves the two periods within 131 ms, and the
+ * repair follows.  Written when the lowest sample or the period changes.
+ */
+#define DCC_FLOOR_LOW_SHIFT	16
+
+/*
+ * Fold a quiet sample (us, not 0) at now_us into the periods' lowest
+ * samples; true when they changed.
+ */
+static inline bool dcc_floor_low_fold(struct dcc_floor *f, u32 delay_us,
+				      u64 now_us)
+{
+	u32 at = (u32)(now_us >> DCC_FLOOR_LOW_SHIFT);
+
+	if (at != f->low_at) {
+		f->low_prev_us = at == f->low_at + 1 ? f->low_us : 0;
+		f->low_us = delay_us;
+		f->low_at = at;
+		return true;
+	}
+	if (f->low_us && delay_us >= f->low_us)
+		return false;
+	f->low_us = delay_us;
+	return true;
+}
+
+/*
+ * The lowest sample of the period of now_us and the one before (0: none;
+ * periods older than that are forgotten).
+ */
+static inline u32 dcc_floor_low(const struct dcc_floor *f, u64 now_us)
+{
+	u32 at = (u32)(now_us >> DCC_FLOOR_LOW_SHIFT);
+	u32 lo = f->low_us, prev = f->low_prev_us;
+
+	if (at == f->low_at + 1) {
+		prev = lo;
+		lo = 0;
+	} else if (at != f->low_at) {
+		return 0;
+	}
+	if (!prev)
+		return lo;
+	if (!lo)
+		return prev;
+	return dcc_min_u32(lo, prev);
+}
+
+/*
+ * Did a sample come down recently (dcc_floor_low()), a quarter of the way
+ * or more from to_us to the floor?  Then the floor may still be reached (it is the
+ * path's, the flows' queue draining to it; or the noise's tail still
+ * comes down to it), and neither a repair (dcc_floor_watch()) nor, for
+ * swift, an end's raise goes to to_us yet.
+ */
+static inline bool dcc_floor_low_near(const struct dcc_floor *f, u32 to_us,
+				      u64 now_us)
+{
+	u32 low = dcc_floor_low(f, now_us);
+
+	if (!low || low >= to_us || to_us <= f->min_us)
+		return false;
+	return to_us - low > (to_us - f->min_us) / 4;
+}
 
 /* Forget the quiet stretch; true if there was one. */
 static inline bool dcc_floor_unquiet(struct dcc_floor *f)
@@ -408,7 +491,7 @@ static inline bool dcc_floor_watch(struct dcc_floor *f, u32 delay_us,
 {
 	u8 w4 = dcc_bd_4us(noise_us);
 	bool changed = false;
-	u32 to;
+	u32 to, low;
 
 	*now = false;
 	if (!f->min_us || !delay_us)
@@ -432,6 +515,12 @@ static inline bool dcc_floor_watch(struct dcc_floor *f, u32 delay_us,
 	to = dcc_min_u32(f->quiet_us,
 			 dcc_sat_u32((u64)f->min_us +
 				     DCC_FLOOR_WIDE_MUL * 4 * (u32)f->wide_4us));
+	/* Not the noise's low tail; else no higher than a recent sample. */
+	if (dcc_floor_low_near(f, to, now_us))
+		return changed;
+	low = dcc_floor_low(f, now_us);
+	if (low && low < to)
+		to = low;
 	if (to <= f->min_us)
 		return changed;
 	f->min_us = to;

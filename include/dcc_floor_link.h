@@ -93,6 +93,9 @@ static inline struct dcc_floor dcc_floor_read(const struct dcc_floor *slot)
 	f.wide_4us = READ_ONCE(slot->wide_4us);
 	f.raised = READ_ONCE(slot->raised);
 	f.repaired = READ_ONCE(slot->repaired);
+	f.low_us = READ_ONCE(slot->low_us);
+	f.low_prev_us = READ_ONCE(slot->low_prev_us);
+	f.low_at = READ_ONCE(slot->low_at);
 	/* Estimate before the key's re-read: pairs with the first smp_wmb(). */
 	smp_rmb();
 	if (READ_ONCE(slot->key) != f.key)
@@ -124,6 +127,9 @@ static inline u32 dcc_floor_sample(struct dcc_floor *slot, struct dcc_floor f,
 	bool now = lift_us && f.key == key &&
 		   dcc_floor_raise(&f, delay_us, lift_us, now_us);
 
+	if (f.key == key && !ack_delayed && delay_us)
+		changed |= dcc_floor_low_fold(&f, delay_us, now_us);
+
 	if (!now && f.key == key && !ack_delayed && delay_us &&
 	    (noise_us || f.wide_4us || f.quiet_n)) {
 		bool rep;
@@ -148,6 +154,9 @@ static inline u32 dcc_floor_sample(struct dcc_floor *slot, struct dcc_floor f,
 		WRITE_ONCE(slot->wide_4us, f.wide_4us);
 		WRITE_ONCE(slot->raised, f.raised);
 		WRITE_ONCE(slot->repaired, f.repaired);
+		WRITE_ONCE(slot->low_us, f.low_us);
+		WRITE_ONCE(slot->low_prev_us, f.low_prev_us);
+		WRITE_ONCE(slot->low_at, f.low_at);
 		if (old_key != key) {
 			/* New estimate before the new key: pairs with
 			 * dcc_floor_read()'s first smp_rmb().

@@ -9,11 +9,14 @@
 #  - Jain's index of the flows' bytes over the last 4 s >= 0.99;
 #  - after the first second, no flow gets under half its fair share (the
 #    interval's total / N) in any 0.5 s interval.
-# Both asserted at 4 and 8 flows (8 flows with the paper's sub-packet
+# Both asserted at 4, 8 and 32 flows (8 flows with the paper's sub-packet
 # step and ai 1: Jain 0.9885-0.9987 in eight boots, the half share
 # 0.15-0.62; with swift_ai()'s ai / sqrt(cwnd) and ai 0.25, 0.9988-
 # 0.9997 and 0.87-0.88 in three boots, see Documentation/swift.rst,
-# "Per-flow fairness").  At 32 both are targets.  Asserted at
+# "Per-flow fairness"; 32 flows, before delay cuts below two packets
+# stopped at half the destination's share, 0.972-0.985 and 0.14-0.21 in
+# every run once the floor's repair no longer took their queue for the
+# path).  Asserted at
 # 8 and 32: no flow is held below the delay floor, i.e. every flow gets
 # at least 3/4 of the floor's rate in every 0.5 s interval: delay cuts
 # stop at the window pacing a packet every 30 ms (Documentation/
@@ -21,11 +24,11 @@
 # flows (100 Mbit/s / 32 of 1514-byte frames), 0.13 of a fair share
 # (asserted 0.096), and a fair 1032 at 8, 0.032 (asserted 0.024);
 # before the floor, 32 flows sat at 0.005 packet (0.02 of a share).
-# Why 32 flows are not shared fairly: their fair window is about 0.2
+# Why 32 flows were not shared fairly: their fair window is about 0.2
 # packet (RTT 0.8 ms), a receiver ACKs their segments in pairs every
 # ~8 ms, and an ACK below target adds a packet or more at once, five
 # fair windows; a flow cut to the delay floor sees few of the queue's
-# dips.
+# dips (swift_share_floor_fx() in include/dcc_swift.h).
 # Then convergence: a flow that starts while 3 others hold the queue at
 # their target reaches half its fair share within 0.5 s (0.1 s intervals).
 . "$(dirname "$0")/lib.sh"
@@ -61,10 +64,8 @@ for n in $COUNTS; do
 	read -r jain worst worst_at mbps _ < <(fair_figures "$n" "$tmp/f$n.log")
 	log "$n flows: $mbps Mbit/s in the last 4 s, Jain $jain; slowest flow in a 0.5 s interval after 1 s: $worst of a fair share (at $worst_at s)"
 	log "$n flows: per-stream Mbit/s over the run: $(jq -r '[.end.streams[] | .receiver.bits_per_second / 1e6 * 10 | floor / 10] | join(" ")' "$tmp/f$n.json")"
-	chk=expect
-	[ "$n" -le 8 ] || chk="target 22"
-	$chk "$n flows: Jain's index over the last 4 s >= 0.99" "$jain >= 0.99"
-	$chk "$n flows: no flow under half its fair share in any 0.5 s interval after 1 s" \
+	expect "$n flows: Jain's index over the last 4 s >= 0.99" "$jain >= 0.99"
+	expect "$n flows: no flow under half its fair share in any 0.5 s interval after 1 s" \
 		"$worst >= 0.5"
 	if [ "$n" -gt 4 ]; then
 		starve=$(awk -v f=$FLOOR_PPS -v n="$n" -v r=$RATE \

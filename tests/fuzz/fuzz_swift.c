@@ -335,6 +335,8 @@ static void ev_ack(struct sim *x, struct conn *c)
 						x->floor.min_us,
 						x->m[P_DELACK_GUARD]);
 	a.delack_us = x->m[P_DELACK_GUARD];
+	/* The destination's share: none, or any. */
+	a.share_fx = sel & 64 ? fz_u32_edge(f) : 0;
 	if (a.has_delay)
 		dcc_floor_update(&x->floor, x->p.minrtt_win_us, a.delay_us,
 				 a.ack_delayed, a.now_us);
@@ -342,20 +344,22 @@ static void ev_ack(struct sim *x, struct conn *c)
 	 * any width at all, and the noise's end now and then any width.
 	 */
 	if (a.has_delay && !a.ack_delayed) {
-		u32 end_us;
+		u32 end_us, lift;
 
+		dcc_floor_low_fold(&x->floor, a.delay_us, a.now_us);
 		dcc_bd_sample(&c->bd, a.delay_us);
 		end_us = dcc_bd_end(&c->bd);
 		if (fz_u8(f) == 0)
 			end_us = fz_u32_edge(f);
-		if (end_us)
-			dcc_floor_raise(&x->floor, a.delay_us,
-					swift_floor_lift_us(&c->s, &x->p,
-							    end_us),
-					a.now_us);
-		else {
+		lift = end_us ? swift_floor_end_lift_us(&c->s, &x->p, &x->floor,
+							end_us, a.delay_us,
+							a.now_us) : 0;
+		if (!lift || !dcc_floor_raise(&x->floor, a.delay_us, lift,
+					      a.now_us)) {
 			struct dcc_floor was = x->floor;
-			u32 w = dcc_bd_noise_us(&c->bd);
+			u32 w = swift_floor_width_us(&c->s, &x->p,
+						     dcc_bd_noise_us(&c->bd),
+						     end_us, lift);
 			bool noisy = fz_u8(f) == 0 ||
 				     swift_floor_noisy(&c->s, &x->p,
 						       4 * (u32)was.wide_4us,
@@ -381,6 +385,7 @@ static void ev_ack(struct sim *x, struct conn *c)
 				u32 lo = was.quiet_us ?
 					 dcc_min_u32(was.quiet_us, a.delay_us) :
 					 a.delay_us;
+				u32 rl = dcc_floor_low(&was, a.now_us);
 
 				FZ_CHECK(f, x->floor.min_us <= lo,
 					 "repaired floor %u above the stretch's lowest sample %u",
@@ -393,6 +398,9 @@ static void ev_ack(struct sim *x, struct conn *c)
 				FZ_CHECK(f, x->floor.min_us > was.min_us,
 					 "repair lowered the floor %u -> %u",
 					 was.min_us, x->floor.min_us);
+				FZ_CHECK(f, !rl || x->floor.min_us <= rl,
+					 "repaired floor %u above a recent sample %u",
+					 x->floor.min_us, rl);
 			}
 			/* The stretch's lowest sample is a sample's. */
 			FZ_CHECK(f, !x->floor.quiet_n || x->floor.quiet_us,
