@@ -244,7 +244,8 @@ static void swift_trace(const struct sock *sk, const struct swift *ca,
 	trace_swift_update(sk, reason, swift_mpkt(old.fcwnd_fx),
 			   swift_mpkt(ca->s.fcwnd_fx), swift_mpkt(old.ecwnd_fx),
 			   swift_mpkt(ca->s.ecwnd_fx), ca->s.last_delay_us,
-			   ca->s.last_target_us, ca->s.ep_delay_x8 >> 3);
+			   ca->s.last_target_us, ca->s.ep_delay_x8 >> 3,
+			   ca->s.base_rtt_us, 4 * (u32)ca->s.noise_4us);
 }
 
 /*
