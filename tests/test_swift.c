@@ -3512,10 +3512,13 @@ static void test_psim_noise_stops_missed_end(void **state)
  * sign that the noise estimate (a lower bound, include/dcc_basedelay.h)
  * reads as no noise at all, so a quiet stretch began in a burst whose
  * lowest sample sat far above the target, and dcc_floor_watch() took it
- * for the path: the floor went to 1172-1793 us (the path's delay is 390
- * in the model), the target with it, and the queue then held it there
- * (no sample came back below it): a mean delay of 2.1-3.1 ms against 773
- * us at J = 0 (the VM bed: an RTT p50 of 2.78 ms in one run of five).
+ * for the path: the floor went to 870 us on the first draw's second
+ * noisy run (the path's delay is 390 in the model; 1172-1793 us over
+ * eight runs of 4 s), the target with it, and the queue then held it
+ * there (no sample came back below it): a mean delay of 1.6 ms (2.1-3.1
+ * ms) against 773 us at J = 0 (the VM bed: RTT p50 2.6-3.3 ms in 2 of 5
+ * runs).  dcc_floor_watch() now needs the changes' own width small too
+ * (dcc_bd_still_us()): the floor stays at 190 us, no repair, 514-518 us.
  * The floor must stay at or below the path's delay, and every run's mean
  * delay within J = 0's plus 2 J.
  */
