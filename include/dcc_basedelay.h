@@ -402,7 +402,7 @@ static inline bool dcc_floor_raise(struct dcc_floor *f, u32 delay_us,
  * as no noise at all, and on the VM bed's scenario 7 new connections'
  * initial windows queued up under 200 us of jitter that went on, a
  * stretch began in that ramp, and the floor was repaired to a sample of
- * the queue (1.2-1.8 ms against a 390 us path in the paced model, an RTT
+ * the queue (0.9-1.8 ms against a 390 us path in the paced model, an RTT
  * p50 of 2.8 ms against 0.7 at J = 0 on the bed): swift then held the
  * queue at the new floor's target, and no sample came back below it.
  * The stretch keeps its lowest sample (quiet_us) and starts again
@@ -421,7 +421,8 @@ static inline bool dcc_floor_raise(struct dcc_floor *f, u32 delay_us,
  * (raised, a new stamp, the widest noise restarted) and marks it
  * repaired (no end's raise, and for swift no further repair unless the
  * width outgrows the allowance, until a new minimum is taken).  The lowest sample never
- * rises within a stretch, so the floor cannot climb with a queue.
+ * rises within a stretch, and a queue's ramp starts none (still_us), so
+ * the floor does not climb with a queue.
  * delay_us: a quiet sample (not a likely-delayed ACK's); noise_us: the
  * width after it; still_us: the changes' width after it (0: not
  * measured).  Returns true when the slot changed; sets *now when the

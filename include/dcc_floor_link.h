@@ -109,9 +109,8 @@ static inline struct dcc_floor dcc_floor_read(const struct dcc_floor *slot)
  * watch for the noise's low tail left in it (dcc_floor_watch(): noise_us
  * and still_us the widths after this sample, noisy and go the core's
  * answers; 0, 0, false, false for a core without a noise estimate).
- * Returns the destination's
- * floor (0: none); sets *raised (when not NULL) to DCC_FLOOR_RAISED and
- * DCC_FLOOR_RAISED_NOW bits.
+ * Returns the destination's floor (0: none); sets *raised (when not
+ * NULL) to DCC_FLOOR_RAISED and DCC_FLOOR_RAISED_NOW bits.
  */
 static inline u32 dcc_floor_sample(struct dcc_floor *slot, struct dcc_floor f,
 				   u32 key, u32 win_us, u32 delay_us,
