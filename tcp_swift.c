@@ -139,15 +139,17 @@ static struct dcc_noise swift_noises[DCC_FLOOR_SLOTS];
 /*
  * Fold the ACK's fabric delay into its destination's noise (a likely
  * delayed ACK's sample holds the receiver's timer: not noise); returns
- * the noise's width, in us, and sets *end_us to the width of noise that
- * stopped with this sample (dcc_bd_end(); 0: none).
+ * the noise's width, in us, sets *end_us to the width of noise that
+ * stopped with this sample (dcc_bd_end(); 0: none) and *still_us to the
+ * changes' width (dcc_bd_still_us()).
  */
 static u32 swift_noise_sample(u32 key, const struct swift_ack *a,
-			      u32 *end_us)
+			      u32 *end_us, u32 *still_us)
 {
 	/* Every end: swift_floor_lift_us() gates them by the allowance. */
 	return dcc_noise_sample(swift_noises, key, a->delay_us,
-				a->has_delay && !a->ack_delayed, 0, end_us);
+				a->has_delay && !a->ack_delayed, 0, end_us,
+				still_us);
 }
 
 /*
@@ -276,7 +278,8 @@ static void swift_trace(const struct sock *sk, const struct swift *ca,
 	trace_swift_update(sk, reason, swift_mpkt(old.fcwnd_fx),
 			   swift_mpkt(ca->s.fcwnd_fx), swift_mpkt(old.ecwnd_fx),
 			   swift_mpkt(ca->s.ecwnd_fx), ca->s.last_delay_us,
-			   ca->s.last_target_us, ca->s.ep_delay_x8 >> 3);
+			   ca->s.last_target_us, ca->s.ep_delay_x8 >> 3,
+			   ca->s.base_rtt_us, 4 * (u32)ca->s.noise_4us);
 }
 
 /*
@@ -390,7 +393,7 @@ static void swift_cong_control(DCC_CONG_CONTROL_ARGS)
 	enum dcc_ts_verdict v;
 	struct dcc_ts_split sp;
 	bool has_sample, above = false, noisy = false, go = false;
-	u32 act, end_us, lift;
+	u32 act, end_us, lift, still_us;
 	u8 raised;
 
 	/*
@@ -417,7 +420,7 @@ static void swift_cong_control(DCC_CONG_CONTROL_ARGS)
 						dcc_floor_of(&fl, fkey),
 						READ_ONCE(delack_guard_us));
 	a.delack_us = READ_ONCE(delack_guard_us);
-	a.noise_us = swift_noise_sample(fkey, &a, &end_us);
+	a.noise_us = swift_noise_sample(fkey, &a, &end_us, &still_us);
 	/* The floor's repair (dcc_floor_watch()) on its quiet stretch. */
 	if (fl.key == fkey && a.has_delay) {
 		noisy = swift_floor_noisy(&ca->s, prm, 4 * (u32)fl.wide_4us,
@@ -437,7 +440,7 @@ static void swift_cong_control(DCC_CONG_CONTROL_ARGS)
 				      swift_floor_width_us(&ca->s, prm,
 							   a.noise_us, end_us,
 							   lift),
-				      noisy, go, a.now_us, &raised);
+				      still_us, noisy, go, a.now_us, &raised);
 	a.floor_raised = raised & DCC_FLOOR_RAISED;
 	if (raised & DCC_FLOOR_RAISED_NOW)
 		swift_count(sk, SWIFT_MIB_NOISE_END);

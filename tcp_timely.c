@@ -182,7 +182,8 @@ static u32 timely_noise_sample(const struct sock *sk, u32 rtt)
 							    key));
 
 	dcc_noise_sample(timely_noises, key, rtt, true,
-			 timely_noise_gate_us(dcc_floor_of(&f, key)), &end_us);
+			 timely_noise_gate_us(dcc_floor_of(&f, key)), &end_us,
+			 NULL);
 	return end_us;
 }
 
@@ -203,8 +204,8 @@ static u32 timely_floor_sample(const struct sock *sk,
 						 end_us) : 0;
 
 	return dcc_floor_sample(slot, f, key, g->base_win_us, rtt, false,
-				lift, 0, false, false, tcp_sk(sk)->tcp_mstamp,
-				raised);
+				lift, 0, 0, false, false,
+				tcp_sk(sk)->tcp_mstamp, raised);
 }
 
 /*

@@ -21,13 +21,13 @@
  *	slot = dcc_floor_slot(my_floors, key);
  *	f = dcc_floor_read(slot);			(dcc_floor_of(&f, key))
  *	floor = dcc_floor_sample(slot, f, key, win_us, delay_us,
- *				 ack_delayed, lift_us, noise_us, noisy, go,
- *				 now_us, &raised);
+ *				 ack_delayed, lift_us, noise_us, still_us,
+ *				 noisy, go, now_us, &raised);
  * and, for a module with a noise estimate per destination (the floor
  * raised when the noise stops):
  *	static struct dcc_noise my_noises[DCC_FLOOR_SLOTS];
  *	noise = dcc_noise_sample(my_noises, key, delay_us, use, gate_us,
- *				 &end_us);
+ *				 &end_us, &still_us);
  */
 #ifndef _DCC_FLOOR_LINK_H
 #define _DCC_FLOOR_LINK_H
@@ -110,15 +110,16 @@ static inline struct dcc_floor dcc_floor_read(const struct dcc_floor *slot)
  * the core's noise estimate says the noise stopped with this sample
  * (dcc_floor_raise(); 0: no raise, as for a core without one); and
  * watch for the noise's low tail left in it (dcc_floor_watch(): noise_us
- * the width after this sample, noisy and go the core's answers; 0, false,
- * false for a core without a noise estimate).  Returns the destination's
- * floor (0: none); sets *raised (when not NULL) to DCC_FLOOR_RAISED and
- * DCC_FLOOR_RAISED_NOW bits.
+ * and still_us the widths after this sample, noisy and go the core's
+ * answers; 0, 0, false, false for a core without a noise estimate).
+ * Returns the destination's floor (0: none); sets *raised (when not
+ * NULL) to DCC_FLOOR_RAISED and DCC_FLOOR_RAISED_NOW bits.
  */
 static inline u32 dcc_floor_sample(struct dcc_floor *slot, struct dcc_floor f,
 				   u32 key, u32 win_us, u32 delay_us,
 				   bool ack_delayed, u32 lift_us, u32 noise_us,
-				   bool noisy, bool go, u64 now_us, u8 *raised)
+				   u32 still_us, bool noisy, bool go,
+				   u64 now_us, u8 *raised)
 {
 	u32 old_key = f.key;
 	bool changed = delay_us &&
@@ -134,8 +135,8 @@ static inline u32 dcc_floor_sample(struct dcc_floor *slot, struct dcc_floor f,
 	    (noise_us || f.wide_4us || f.quiet_n)) {
 		bool rep;
 
-		changed |= dcc_floor_watch(&f, delay_us, noise_us, noisy, go,
-					   now_us, &rep);
+		changed |= dcc_floor_watch(&f, delay_us, noise_us, still_us,
+					   noisy, go, now_us, &rep);
 		now = rep;
 	}
 
@@ -195,11 +196,12 @@ struct dcc_noise {
  * this sample (0: none), which the caller turns into the floor's lift
  * (dcc_floor_sample()'s lift_us): every end (dcc_bd_end()) for gate_us 0,
  * else only the end of noise at least gate_us wide that went on
- * (dcc_bd_end_held()).
+ * (dcc_bd_end_held()); and *still_us (when not NULL) to the changes'
+ * width (dcc_bd_still_us(), dcc_floor_sample()'s still_us).
  */
 static inline u32 dcc_noise_sample(struct dcc_noise *table, u32 key,
 				   u32 delay_us, bool use, u32 gate_us,
-				   u32 *end_us)
+				   u32 *end_us, u32 *still_us)
 {
 	struct dcc_noise *n = &table[dcc_floor_index(key)];
 	bool mine = READ_ONCE(n->key) == key;
@@ -209,17 +211,19 @@ static inline u32 dcc_noise_sample(struct dcc_noise *table, u32 key,
 	if (mine)
 		/* racy by design (above): a torn copy costs a sample */
 		bd = data_race(n->bd);
-	/* Written only when it changes, as the floors: the line stays shared. */
-	if (mine && !use)
-		return dcc_bd_noise_us(&bd);
 	if (use) {
 		dcc_bd_sample(&bd, delay_us);
 		*end_us = gate_us ? dcc_bd_end_held(&bd, gate_us) :
 				    dcc_bd_end(&bd);
 	}
-	/* racy by design: the last writer's estimate stays */
-	data_race(n->bd = bd);
-	WRITE_ONCE(n->key, key);
+	/* Written only when it changes, as the floors: the line stays shared. */
+	if (use || !mine) {
+		/* racy by design: the last writer's estimate stays */
+		data_race(n->bd = bd);
+		WRITE_ONCE(n->key, key);
+	}
+	if (still_us)
+		*still_us = dcc_bd_still_us(&bd);
 	return dcc_bd_noise_us(&bd);
 }
 

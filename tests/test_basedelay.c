@@ -87,6 +87,39 @@ static void test_queue_moves(void **state)
 }
 
 /*
+ * dcc_bd_still_us(), the changes' own width: about the estimate's for
+ * uniform noise in +-J, independent from sample to sample (2 J / 3 a
+ * change on average, times 3: 2 J, within 15 %); a queue's ramp of 120 us
+ * a sample, which the estimate reads as no noise, reads as 3 x 120 us;
+ * a quiet path as 0.
+ */
+static void test_still(void **state)
+{
+	static const u32 js[] = { 50, 200, 500 };
+	struct test_rng r = { 0x57 };
+	struct dcc_bd bd;
+	unsigned int k;
+	int i;
+
+	(void)state;
+	for (k = 0; k < ARRAY_SIZE(js); k++) {
+		memset(&bd, 0, sizeof(bd));
+		feed_uniform(&bd, &r, js[k], 4000);
+		assert_between(dcc_bd_still_us(&bd), 2 * js[k] * 85 / 100,
+			       2 * js[k] * 115 / 100);
+	}
+	memset(&bd, 0, sizeof(bd));
+	for (i = 0; i < 400; i++)
+		dcc_bd_sample(&bd, BASE_US + 120 * (u32)i);
+	assert_true(dcc_bd_noise_us(&bd) < 1);
+	assert_between(dcc_bd_still_us(&bd), 3 * 120 * 95 / 100, 3 * 120);
+	memset(&bd, 0, sizeof(bd));
+	for (i = 0; i < 1000; i++)
+		dcc_bd_sample(&bd, BASE_US);
+	assert_int_equal(dcc_bd_still_us(&bd), 0);
+}
+
+/*
  * A queue that takes a random step of a packet (120 us) up or down on
  * half the samples: changes uncorrelated, the estimate's floor at 0 lets
  * it read as noise below a packet wide.
@@ -555,38 +588,38 @@ static void test_floor_watch(void **state)
 	(void)state;
 	/* The floor in the noise's low tail, 500 us of noise. */
 	assert_true(dcc_floor_update_key(&f, win, 7, 23, false, t));
-	assert_true(dcc_floor_watch(&f, 600, 500, true, true, t, &now));
+	assert_true(dcc_floor_watch(&f, 600, 500, 0, true, true, t, &now));
 	assert_false(now);
 	assert_int_equal(f.wide_4us, 125);
 	/* Noise still over half as wide: no stretch. */
-	assert_false(dcc_floor_watch(&f, 300, 260, true, true, t, &now));
+	assert_false(dcc_floor_watch(&f, 300, 260, 0, true, true, t, &now));
 	assert_int_equal(f.quiet_n, 0);
 	/* A false quiet moment: its samples, then the noise is back. */
 	for (i = 0; i < 5; i++)
-		dcc_floor_watch(&f, 40, 240, true, true, t, &now);
+		dcc_floor_watch(&f, 40, 240, 0, true, true, t, &now);
 	assert_int_equal(f.quiet_us, 40);
 	assert_int_equal(f.quiet_n, 5);
-	assert_true(dcc_floor_watch(&f, 700, 400, true, true, t, &now));
+	assert_true(dcc_floor_watch(&f, 700, 400, 0, true, true, t, &now));
 	assert_int_equal(f.quiet_us, 0);
 	assert_int_equal(f.quiet_n, 0);
 	/* The noise stops: the stretch's lowest is the path's. */
 	for (i = 0; i < DCC_FLOOR_QUIET_N - 1; i++) {
-		dcc_floor_watch(&f, 280 - (i == 3) * 5, 20, true, true, t + i,
-				&now);
+		dcc_floor_watch(&f, 280 - (i == 3) * 5, 20, 0, true, true,
+				t + i, &now);
 		assert_false(now);
 	}
 	assert_int_equal(f.quiet_us, 275);
 	assert_int_equal(f.min_us, 23);
 	/* Not noisy (the allowance held it), or no go: nothing. */
-	assert_true(dcc_floor_watch(&f, 290, 20, false, true, t + 40, &now));
+	assert_true(dcc_floor_watch(&f, 290, 20, 0, false, true, t + 40, &now));
 	assert_false(now);
 	assert_int_equal(f.quiet_n, 0);
 	for (i = 0; i < DCC_FLOOR_QUIET_N; i++)
-		dcc_floor_watch(&f, 275 + i, 20, true, false, t + 50, &now);
+		dcc_floor_watch(&f, 275 + i, 20, 0, true, false, t + 50, &now);
 	assert_false(now);
 	assert_int_equal(f.min_us, 23);
 	/* go: the stretch's lowest, renewed. */
-	assert_true(dcc_floor_watch(&f, 300, 20, true, true, t + 60, &now));
+	assert_true(dcc_floor_watch(&f, 300, 20, 0, true, true, t + 60, &now));
 	assert_true(now);
 	assert_int_equal(f.min_us, 275);
 	assert_int_equal(f.stamp_us, t + 60);
@@ -606,13 +639,31 @@ static void test_floor_watch(void **state)
 	/* At most the widest noise above the floor. */
 	memset(&f, 0, sizeof(f));
 	assert_true(dcc_floor_update_key(&f, win, 7, 100, false, t));
-	dcc_floor_watch(&f, 700, 100, true, true, t, &now);
+	dcc_floor_watch(&f, 700, 100, 0, true, true, t, &now);
 	for (i = 0; i < DCC_FLOOR_QUIET_N; i++)
-		dcc_floor_watch(&f, 700, 10, true, true, t + i, &now);
+		dcc_floor_watch(&f, 700, 10, 0, true, true, t + i, &now);
 	assert_true(now);
 	assert_int_equal(f.min_us, 100 + DCC_FLOOR_WIDE_MUL * 100);
+	/*
+	 * A queue's ramp: the estimate reads it as no noise (20 us), the
+	 * changes' own width (still_us) as 360 us, over half the widest
+	 * noise: no stretch, however long, and no repair into the queue.
+	 */
+	memset(&f, 0, sizeof(f));
+	assert_true(dcc_floor_update_key(&f, win, 7, 100, false, t));
+	dcc_floor_watch(&f, 700, 400, 0, true, true, t, &now);
+	for (i = 0; i < 4 * DCC_FLOOR_QUIET_N; i++) {
+		dcc_floor_watch(&f, 2000 - 20 * i, 20, 360, true, true, t + i,
+				&now);
+		assert_false(now);
+		assert_int_equal(f.quiet_n, 0);
+	}
+	assert_int_equal(f.min_us, 100);
+	/* Once the changes are small too, the stretch starts. */
+	dcc_floor_watch(&f, 700, 20, 40, true, true, t + 80, &now);
+	assert_int_equal(f.quiet_n, 1);
 	/* Expired: the raise, the stretch, the widest noise forgotten. */
-	dcc_floor_watch(&f, 400, 100, true, true, t + 40, &now);
+	dcc_floor_watch(&f, 400, 100, 0, true, true, t + 40, &now);
 	assert_true(dcc_floor_update(&f, win, 400, false, t + 41 + win));
 	assert_false(f.raised);
 	assert_false(f.repaired);
@@ -642,12 +693,12 @@ static void test_floor_watch_reached(void **state)
 	assert_true(dcc_floor_update_key(&f, win, 7, 270, false, t));
 	assert_true(dcc_floor_low_fold(&f, 270, t));
 	/* A burst of the queue's own moves read as 860 us of noise. */
-	dcc_floor_watch(&f, 900, 860, true, true, t, &now);
+	dcc_floor_watch(&f, 900, 860, 0, true, true, t, &now);
 	/* A dip to 275 us, then the standing queue. */
 	dcc_floor_low_fold(&f, 275, t + 1000);
 	for (i = 0; i < DCC_FLOOR_QUIET_N; i++) {
 		dcc_floor_low_fold(&f, 1500, t + 2000 + i);
-		dcc_floor_watch(&f, 1500, 100, true, true, t + 2000 + i,
+		dcc_floor_watch(&f, 1500, 100, 0, true, true, t + 2000 + i,
 				&now);
 		assert_false(now);
 	}
@@ -658,7 +709,7 @@ static void test_floor_watch_reached(void **state)
 	assert_false(dcc_floor_low_near(&f, 270, t + 2000));
 	/* A period later the dip is in the previous one: still waits. */
 	dcc_floor_low_fold(&f, 1500, t + 70000);
-	dcc_floor_watch(&f, 1500, 100, true, true, t + 70000, &now);
+	dcc_floor_watch(&f, 1500, 100, 0, true, true, t + 70000, &now);
 	assert_false(now);
 	/* Two periods without a sample near the floor: repaired, no
 	 * higher than the lowest recent sample.
@@ -666,7 +717,7 @@ static void test_floor_watch_reached(void **state)
 	dcc_floor_low_fold(&f, 1400, t + 140000);
 	dcc_floor_low_fold(&f, 1500, t + 140001);
 	assert_int_equal(dcc_floor_low(&f, t + 140001), 1400);
-	dcc_floor_watch(&f, 1500, 100, true, true, t + 140001, &now);
+	dcc_floor_watch(&f, 1500, 100, 0, true, true, t + 140001, &now);
 	assert_true(now);
 	assert_int_equal(f.min_us, 1400);
 	/* A gap of a period or more forgets the previous one. */
@@ -682,6 +733,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_quiet),
 		cmocka_unit_test(test_queue_moves),
+		cmocka_unit_test(test_still),
 		cmocka_unit_test(test_queue_walk),
 		cmocka_unit_test(test_host_pause),
 		cmocka_unit_test(test_uniform),

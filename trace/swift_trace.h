@@ -60,10 +60,11 @@ TRACE_EVENT(swift_update,
 	TP_PROTO(const struct sock *sk, enum swift_reason reason,
 		 u32 old_fcwnd_mpkt, u32 new_fcwnd_mpkt,
 		 u32 old_ecwnd_mpkt, u32 new_ecwnd_mpkt,
-		 u32 delay_us, u32 target_us, u32 ep_us),
+		 u32 delay_us, u32 target_us, u32 ep_us, u32 base_us,
+		 u32 lift_us),
 
 	TP_ARGS(sk, reason, old_fcwnd_mpkt, new_fcwnd_mpkt, old_ecwnd_mpkt,
-		new_ecwnd_mpkt, delay_us, target_us, ep_us),
+		new_ecwnd_mpkt, delay_us, target_us, ep_us, base_us, lift_us),
 
 	TP_STRUCT__entry(
 		DCC_TP_SOCK_FIELDS
@@ -75,6 +76,8 @@ TRACE_EVENT(swift_update,
 		__field(u32, delay_us)
 		__field(u32, target_us)
 		__field(u32, ep_us)
+		__field(u32, base_us)
+		__field(u32, lift_us)
 	),
 
 	TP_fast_assign(
@@ -87,14 +90,17 @@ TRACE_EVENT(swift_update,
 		__entry->delay_us = delay_us;
 		__entry->target_us = target_us;
 		__entry->ep_us = ep_us;
+		__entry->base_us = base_us;
+		__entry->lift_us = lift_us;
 	),
 
-	TP_printk(DCC_TP_SOCK_FMT " reason=%s fcwnd=%u->%u ecwnd=%u->%u delay_us=%u target_us=%u ep_us=%u",
+	TP_printk(DCC_TP_SOCK_FMT " reason=%s fcwnd=%u->%u ecwnd=%u->%u delay_us=%u target_us=%u ep_us=%u base_us=%u lift_us=%u",
 		  DCC_TP_SOCK_ARGS,
 		  swift_show_reason(__entry->reason),
 		  __entry->old_fcwnd, __entry->new_fcwnd,
 		  __entry->old_ecwnd, __entry->new_ecwnd,
-		  __entry->delay_us, __entry->target_us, __entry->ep_us)
+		  __entry->delay_us, __entry->target_us, __entry->ep_us,
+		  __entry->base_us, __entry->lift_us)
 );
 
 #endif /* _TRACE_TCP_SWIFT_H */

@@ -360,6 +360,7 @@ static void ev_ack(struct sim *x, struct conn *c)
 			u32 w = swift_floor_width_us(&c->s, &x->p,
 						     dcc_bd_noise_us(&c->bd),
 						     end_us, lift);
+			u32 still = dcc_bd_still_us(&c->bd);
 			bool noisy = fz_u8(f) == 0 ||
 				     swift_floor_noisy(&c->s, &x->p,
 						       4 * (u32)was.wide_4us,
@@ -375,8 +376,10 @@ static void ev_ack(struct sim *x, struct conn *c)
 
 			if (fz_u8(f) == 0)
 				w = fz_u32_edge(f);
-			dcc_floor_watch(&x->floor, a.delay_us, w, noisy, go,
-					a.now_us, &rep);
+			if (fz_u8(f) == 0)
+				still = fz_u32_edge(f);
+			dcc_floor_watch(&x->floor, a.delay_us, w, still, noisy,
+					go, a.now_us, &rep);
 			/* A repair: to the stretch's lowest sample at most,
 			 * at most the widest noise above the floor, never
 			 * down.

@@ -120,6 +120,11 @@ S7_FLOWS=${S7_FLOWS:-$S1_FLOWS}
 S7_SECS=${S7_SECS:-$S1_SECS}
 S7_WARM=${S7_WARM:-$S1_WARM}
 S7_RUNS=${S7_RUNS:-1}			# repeats (the curve has 6 points)
+# S7_TRACE=1: swift's runs also keep tcp_swift:swift_update (delay, target,
+# base and noise lift of every window change) in raw/s7/*.trace.gz and
+# /proc/net/tcp_swift_stat after each run in raw/s7/*.stat; the tracing
+# costs the guest some cycles, so its figures are not the untraced ones.
+S7_TRACE=${S7_TRACE:-0}
 
 # 8. Many long flows on one bottleneck (windows below one packet: the
 #    scenario-1 FIFO's BDP is about 2.3 packets).
@@ -225,6 +230,7 @@ bench_vars() {
 		 S6_CCS S6_RATE_A S6_RATE_B S6_LIMIT S6_CLIENTS S6_RPCS \
 		 S6_RPC_BYTES S6_RPC_GAP_US S6_SECS \
 		 S7_FULL S7_CCS S7_PATHS S7_JITTERS S7_LIMIT S7_FLOWS S7_SECS S7_WARM S7_RUNS \
+		 S7_TRACE \
 		 S8_LIMIT S8_FLOWS S8_SECS S8_WARM \
 		 S9_LIMIT S9_RTT_X S9_SECS S9_LAST \
 		 S10_LIMIT S10_FLOWS S10_SECS S10_WARM \

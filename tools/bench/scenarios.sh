@@ -390,6 +390,20 @@ scenario_plb() {
 }
 
 # --- 7: delay noise (jitter on the ACK path / the data path) -------------
+# S7_TRACE=1 (params.sh): swift's decisions and counters of each run.
+s7_trace_start() {	# CC
+	[ "$S7_TRACE" = 1 ] && [ "${1%%@*}" = swift ] || return 0
+	trace_start "$TRACEFS/events/tcp_swift/swift_update" &&
+		echo 65536 > "$TRACEFS/buffer_size_kb"
+}
+s7_trace_save() {	# CC OUT
+	[ "$S7_TRACE" = 1 ] && [ "${1%%@*}" = swift ] || return 0
+	echo 0 > "$TRACEFS/events/tcp_swift/swift_update/enable"
+	grep swift_update: "$TRACEFS/trace" | gzip > "$2.trace.gz"
+	echo > "$TRACEFS/trace"
+	in_cli cat /proc/net/tcp_swift_stat > "$2.stat"
+}
+
 scenario_jitter() {
 	local path j r cc name
 	mkdir -p "$R/s7"
@@ -402,9 +416,11 @@ scenario_jitter() {
 				for cc in $S7_CCS; do
 					say "$(stamp) s7 $path jitter $j us $cc run $r/$S7_RUNS"
 					name=$(bench_cc "$cc")
+					s7_trace_start "$name"
 					bulk_run "$name" "$S7_SECS" "$S7_FLOWS" \
 						"$R/s7/$path.$j.$cc.$r" \
 						"$BENCH_PROBE_HZ" "$S7_WARM"
+					s7_trace_save "$name" "$R/s7/$path.$j.$cc.$r"
 					sleep 0.3
 				done
 			done
