@@ -54,7 +54,7 @@ DCC_PARAM_UINT(base_target_us, 25, 0, 1000000, NULL, &swift_pb,
 DCC_PARAM_UINT(target_rel_minrtt, 1, 0, 1, NULL, &swift_pb,
 	       "1: the target counts from the connection's minimum RTT; 0: absolute");
 DCC_PARAM_UINT(scale_rtt_us, 50, 0, 1000000, NULL, &swift_pb,
-	       "base RTT the queueing targets are for: above it, with target_rel_minrtt, base target, per-hop and flow-scaling terms grow with the measured base RTT per packet of the window, in microseconds (0: never)");
+	       "base RTT the queueing targets are for: above it, with target_rel_minrtt, base target, per-hop and flow-scaling terms grow with the measured base RTT, in microseconds (0: never)");
 DCC_PARAM_UINT(minrtt_win_ms, 10000, 10, 600000, NULL, &swift_pb,
 	       "lifetime of a minimum-RTT estimate, in milliseconds");
 DCC_PARAM_UINT(hops, 2, 0, 255, NULL, NULL,

