@@ -2440,6 +2440,7 @@ struct psim {
 				 * seen): the VM bed's missed end
 				 */
 	struct dcc_bd bd;	/* the destination's noise, as the glue */
+	struct dcc_bd far_bd;	/* ... of flows with extra_ns */
 	struct test_rng rng;
 	u64 last_ack_ns;
 	struct dcc_floor floor;	/* the destination's floor */
@@ -2449,8 +2450,17 @@ struct psim {
 				 */
 	u32 far_share_fx;	/* ... of flows with extra_ns */
 	struct psim_flow f[PSIM_MAX_FLOWS];
-	struct sim_pkt ring[SIM_RING];
-	unsigned int head, count;
+	/*
+	 * Packets between the bottleneck and their ACK, in departure order:
+	 * q[0] the flows of the bed's base RTT, q[1] those with extra_ns.
+	 * Each queue's ACKs come back in its order; the two interleave by
+	 * time (one queue for both took every near ACK behind the far
+	 * packet ahead of it, up to extra_ns late).
+	 */
+	struct psim_q {
+		struct sim_pkt ring[SIM_RING];
+		unsigned int head, count;
+	} q[2];
 	u64 last_depart_ns;
 	u32 dhist[PSIM_DHIST];	/* delay samples in the measured part,
 				 * in 100 us bins
@@ -2482,12 +2492,14 @@ static void psim_send(struct psim *sm, unsigned int i, u64 now)
 
 	while (now >= f->start_ns && now >= f->next_send_ns &&
 	       f->inflight < psim_tcp_cwnd(f)) {
+		struct psim_q *q;
 		struct sim_pkt *pk;
 		u64 depart = (now > sm->last_depart_ns ? now :
 			      sm->last_depart_ns) + sm->svc_ns;
 
-		assert_true(sm->count < SIM_RING);
-		pk = &sm->ring[(sm->head + sm->count++) % SIM_RING];
+		q = &sm->q[!!f->extra_ns];
+		assert_true(q->count < SIM_RING);
+		pk = &q->ring[(q->head + q->count++) % SIM_RING];
 		pk->sent_ns = now;
 		pk->ack_ns = depart + sm->base_ns + f->extra_ns;
 		if (sm->jitter_ns) {
@@ -2533,6 +2545,7 @@ static void psim_ack(struct psim *sm, unsigned int i, u64 now, u64 sent_ns,
 	const struct swift_params *p = sm->p;
 	struct psim_flow *f = &sm->f[i];
 	struct dcc_floor *fl = f->extra_ns ? &sm->far_floor : &sm->floor;
+	struct dcc_bd *bd = f->extra_ns ? &sm->far_bd : &sm->bd;
 	bool cwnd_limited = f->inflight >= psim_tcp_cwnd(f);
 	u32 prior = f->inflight;
 	u32 delay_us = (u32)((now - sent_ns + 500) / 1000);
@@ -2558,12 +2571,12 @@ static void psim_ack(struct psim *sm, unsigned int i, u64 now, u64 sent_ns,
 
 		/* As dcc_floor_sample(): the recent lowest sample. */
 		dcc_floor_low_fold(fl, delay_us, now / 1000);
-		dcc_bd_sample(&sm->bd, delay_us);
-		end_us = dcc_bd_end(&sm->bd);
+		dcc_bd_sample(bd, delay_us);
+		end_us = dcc_bd_end(bd);
 		if (sm->no_end_ns && now >= sm->no_end_ns)
 			end_us = 0;
 		if (sm->false_end_ns && now >= sm->false_end_ns)
-			end_us = dcc_bd_width_us(sm->bd.peak);
+			end_us = dcc_bd_width_us(bd->peak);
 		/* As the glue (dcc_floor_sample()) */
 		if (!sm->no_noise && !sm->no_raise) {
 			/* As dcc_floor_sample() with the glue's lift. */
@@ -2584,15 +2597,15 @@ static void psim_ack(struct psim *sm, unsigned int i, u64 now, u64 sent_ns,
 			 */
 			if (end_us && sm->false_end_ns &&
 			    now >= sm->false_end_ns) {
-				sm->bd.peak = sm->bd.var;
+				bd->peak = bd->var;
 				sm->false_end_ns = 0;
 			}
 			if (!up && !sm->no_follow) {
 				dcc_floor_watch(fl, delay_us,
 						swift_floor_width_us(&f->s, p,
-							dcc_bd_noise_us(&sm->bd),
+							dcc_bd_noise_us(bd),
 							end_us, lift),
-						dcc_bd_still_us(&sm->bd),
+						dcc_bd_still_us(bd),
 						noisy, noisy && starved,
 						now / 1000, &rep);
 				sm->follows += rep;
@@ -2609,7 +2622,7 @@ static void psim_ack(struct psim *sm, unsigned int i, u64 now, u64 sent_ns,
 		.ack_delayed = delayed,
 		.delack_us = sm->tick_ns ? PSIM_DELACK_GUARD_US : 0,
 		.floor_us = fl->min_us,
-		.noise_us = sm->no_noise ? 0 : dcc_bd_noise_us(&sm->bd),
+		.noise_us = sm->no_noise ? 0 : dcc_bd_noise_us(bd),
 		.floor_raised = fl->raised,
 		.share_fx = fl->raised ? 0 :
 			    f->extra_ns ? sm->far_share_fx : sm->share_fx,
@@ -2675,10 +2688,18 @@ static void psim_run_from(struct psim *sm, bool init)
 		}
 	}
 	for (;;) {
-		u64 now = sm->count ? sm->ring[sm->head].ack_ns : ~0ULL;
+		struct psim_q *q = &sm->q[0];
+		u64 now = q->count ? q->ring[q->head].ack_ns : ~0ULL;
 		unsigned int next = PSIM_MAX_FLOWS, held_i = PSIM_MAX_FLOWS;
 		struct psim_flow *f;
 		struct sim_pkt pk;
+
+		/* The earliest ACK of the two queues. */
+		if (sm->q[1].count &&
+		    sm->q[1].ring[sm->q[1].head].ack_ns < now) {
+			q = &sm->q[1];
+			now = q->ring[q->head].ack_ns;
+		}
 
 		/* A held ACK whose timer fires first. */
 		for (i = 0; i < sm->n; i++) {
@@ -2713,9 +2734,9 @@ static void psim_run_from(struct psim *sm, bool init)
 				 f->held_prior, 1);
 			continue;
 		}
-		pk = sm->ring[sm->head];
-		sm->head = (sm->head + 1) % SIM_RING;
-		sm->count--;
+		pk = q->ring[q->head];
+		q->head = (q->head + 1) % SIM_RING;
+		q->count--;
 		f = &sm->f[pk.flow];
 		if (sm->tick_ns && !f->held) {
 			/*
@@ -3158,15 +3179,27 @@ static void test_psim_plb_long(void **state)
  * Scenario 9 of make bench (rtt-fair) on the bed's scale: two flows
  * through one FIFO (100 Mbit/s, 270 us base), the second to a farther
  * destination (its own floor, 4 x the base RTT), 8 s, the last 4 judged.
- * Issue 16 asks Jain >= 0.9.  The VM gives the far flow 86 of 96 Mbit/s
- * (Jain 0.61); this model gives it nearly all (Jain 0.50-0.54).  The far
+ * Issue 16 asks Jain >= 0.9.  The VM gives the far flow 80 of 94 Mbit/s
+ * (Jain 0.66); this model gives it nearly all (Jain 0.50-0.52).  The far
  * flow's allowance is scaled by its own base RTT (swift_scale()): 4 x the
- * near flow's at the same window.  Giving both the near flow's scale,
- * judging flow scaling by rate (window x near base / own base) and
- * cutting on the queueing delay alone (d - base against t - base) were
- * tried in this model, alone and together: Jain 0.60-0.74, the far flow
- * always ahead.  Asserted: the link stays busy; the index only with
- * -DDCC_TEST_KNOWN_BUGS.
+ * near flow's at the same window.  The model keeps the two paths' ACKs in
+ * time order (two queues, struct psim) and each destination's noise
+ * apart (far_bd), as the glue does: with one queue every near ACK waited
+ * behind the far packet ahead of it, up to 810 us, and the near flow's
+ * samples read 470 us of queue where the far flow's read 150 (the index
+ * 0.68 with both flows given the near flow's scale); with one noise
+ * estimate the two paths' samples read as noise and lifted both bases.
+ * Allowances tried here, none of which kept the rest of this file green:
+ * scaled by base_rtt / fcwnd (the flow's own packet spacing) from one
+ * packet up, 0.996, but a lone flow's allowance fell under one packet of
+ * the link (test_psim_plb_long, test_psim_jitter,
+ * test_psim_noise_stops_low_width and the 32-flow Jain failed); that
+ * spacing times 1.5 or 2, 0.75-0.78: the queue never emptied and the far
+ * flow's base read 1500 us against its 1200 (the per-RTT scale also
+ * inflates it, to 1540); the spacing plus a quarter of the near
+ * destination's floor, 0.92, but one 32-flow draw at 0.984, and 3/16 or
+ * 5/16 of it failed four to five tests.  Asserted: the link stays busy;
+ * the index only with -DDCC_TEST_KNOWN_BUGS.
  */
 static void test_psim_rtt_fair(void **state)
 {
@@ -3543,8 +3576,10 @@ static double psim_next_run(struct psim *sm, u64 *t0, u64 jitter_ns,
 		sm->f[i].init_fx = 10 << DCC_FX_SHIFT;
 		sm->f[i].start_ns = *t0;
 	}
-	sm->head = 0;
-	sm->count = 0;
+	sm->q[0].head = 0;
+	sm->q[0].count = 0;
+	sm->q[1].head = 0;
+	sm->q[1].count = 0;
 	sm->last_depart_ns = *t0;
 	sm->last_ack_ns = *t0;
 	sm->jitter_ns = jitter_ns;

@@ -140,6 +140,7 @@ S9_LIMIT=${S9_LIMIT:-$S1_LIMIT}
 S9_RTT_X=${S9_RTT_X:-4}
 S9_SECS=${S9_SECS:-8}
 S9_LAST=${S9_LAST:-4}			# s at the end over which Jain is taken
+S9_TRACE=${S9_TRACE:-0}			# 1: a traced swift run more (raw/s9/swift.trace)
 
 # 10. Shallow drop-tail FIFO, long flows (issue 17's third row).
 S10_LIMIT=${S10_LIMIT:-100}		# packets
@@ -232,7 +233,7 @@ bench_vars() {
 		 S7_FULL S7_CCS S7_PATHS S7_JITTERS S7_LIMIT S7_FLOWS S7_SECS S7_WARM S7_RUNS \
 		 S7_TRACE \
 		 S8_LIMIT S8_FLOWS S8_SECS S8_WARM \
-		 S9_LIMIT S9_RTT_X S9_SECS S9_LAST \
+		 S9_LIMIT S9_RTT_X S9_SECS S9_LAST S9_TRACE \
 		 S10_LIMIT S10_FLOWS S10_SECS S10_WARM \
 		 S11_LIMIT S11_RED_KB S11_ROUNDS \
 		 S12_PAIRS S12_LIMIT S12_RED_KB S12_SECS S12_LAST \

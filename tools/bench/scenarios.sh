@@ -478,6 +478,28 @@ scenario_rttfair() {
 			sleep 0.3
 		done
 	done
+	# S9_TRACE=1: one more swift run (not measured: tracing costs the
+	# senders instructions, that is virtual time) with its tracepoint on,
+	# per event: time, destination port (5201 near, 5202 far), reason,
+	# fabric window (1/1000 packet) after, delay and target (us).
+	if [ "${S9_TRACE:-0}" = 1 ] && trace_start \
+		"$TRACEFS/events/tcp_swift/swift_update"; then
+		echo 65536 > "$TRACEFS/buffer_size_kb"
+		name=$(bench_cc swift)
+		iperf_flow "$name" "$S9_SECS" 5201 > /dev/null &
+		in_cli iperf3 -c "$S9_FAR_IP" -p 5202 -C "$name" \
+			-t "$S9_SECS" > /dev/null
+		wait
+		echo 0 > "$TRACEFS/events/tcp_swift/swift_update/enable"
+		awk '/swift_update:/ { t = $0; sub(/:.*/, "", t);
+			n = split(t, w, " "); t = w[n]
+			for (i = 1; i <= NF; i++) { split($i, p, "="); v[p[1]] = p[2] }
+			split(v["fcwnd"], f, "->")
+			if (v["sport"] == 5201 || v["sport"] == 5202) next
+			print t, v["dport"], v["reason"], f[2], v["delay_us"],
+			      v["target_us"] }' "$TRACEFS/trace" > "$R/s9/swift.trace"
+		echo > "$TRACEFS/trace"
+	fi
 	in_rtr tc qdisc del dev rc0 root
 	in_rtr tc qdisc replace dev rc0 root netem delay "${BENCH_DELAY}us" \
 		limit 100000
