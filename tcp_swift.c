@@ -39,7 +39,7 @@
  */
 DCC_PARAM_BLOCK(swift_pb, struct swift_params, swift_params_build);
 
-DCC_PARAM_UINT(ai_mpkt, 1000, 1, 1000000, NULL, &swift_pb,
+DCC_PARAM_UINT(ai_mpkt, 250, 1, 1000000, NULL, &swift_pb,
 	       "additive increase per RTT, in 1/1000 packet");
 DCC_PARAM_UINT(md_beta_permille, 800, 1, 1000, NULL, &swift_pb,
 	       "multiplicative-decrease gain b, in 1/1000");
@@ -129,23 +129,12 @@ static int swift_params_build(struct swift_params *p)
 static struct dcc_floor swift_floors[DCC_FLOOR_SLOTS];
 
 /*
- * Delay noise per destination (include/dcc_basedelay.h), beside its RTT
- * floor (struct dcc_floor) and for the same reason: the base the
- * target counts from must be the same for every connection to the
- * destination, or flow scaling no longer shares the queue fairly (the
- * socket's area is full in any case).  A table of slots indexed like the
- * floors' (20 KB); a slot holds one destination's estimate at a time, and
- * a destination that takes a slot over starts from no noise.  Every
- * connection to the destination feeds its samples in, in the order they
- * come; updates race without a lock, and a lost or torn update costs a
- * sample (every field is bounded).
+ * Delay noise per destination (struct dcc_noise, include/dcc_floor_link.h),
+ * beside its RTT floor: the base the target counts from must be the same
+ * for every connection to the destination, or flow scaling no longer
+ * shares the queue fairly (the socket's area is full in any case).
  */
-struct swift_noise {
-	u32 key;		/* destination (dcc_floor_key()), 0: none */
-	struct dcc_bd bd;
-};
-
-static struct swift_noise swift_noises[DCC_FLOOR_SLOTS];
+static struct dcc_noise swift_noises[DCC_FLOOR_SLOTS];
 
 /*
  * Fold the ACK's fabric delay into its destination's noise (a likely
@@ -156,25 +145,9 @@ static struct swift_noise swift_noises[DCC_FLOOR_SLOTS];
 static u32 swift_noise_sample(u32 key, const struct swift_ack *a,
 			      u32 *end_us)
 {
-	struct swift_noise *n = &swift_noises[dcc_floor_index(key)];
-	bool mine = READ_ONCE(n->key) == key;
-	struct dcc_bd bd = { 0 };
-
-	*end_us = 0;
-	if (mine)
-		/* racy by design (above): a torn copy costs a sample */
-		bd = data_race(n->bd);
-	/* Written only when it changes, as the floors: the line stays shared. */
-	if (mine && (!a->has_delay || a->ack_delayed))
-		return dcc_bd_noise_us(&bd);
-	if (a->has_delay && !a->ack_delayed) {
-		dcc_bd_sample(&bd, a->delay_us);
-		*end_us = dcc_bd_end(&bd);
-	}
-	/* racy by design: the last writer's estimate stays */
-	data_race(n->bd = bd);
-	WRITE_ONCE(n->key, key);
-	return dcc_bd_noise_us(&bd);
+	/* Every end: swift_floor_lift_us() gates them by the allowance. */
+	return dcc_noise_sample(swift_noises, key, a->delay_us,
+				a->has_delay && !a->ack_delayed, 0, end_us);
 }
 
 /* Per-socket state, in inet_csk_ca(sk). */
@@ -384,7 +357,7 @@ static void swift_cong_control(DCC_CONG_CONTROL_ARGS)
 	enum swift_reason why;
 	enum dcc_ts_verdict v;
 	struct dcc_ts_split sp;
-	bool has_sample, above = false;
+	bool has_sample, above = false, noisy = false, go = false;
 	u32 act, end_us;
 	u8 raised;
 
@@ -413,12 +386,23 @@ static void swift_cong_control(DCC_CONG_CONTROL_ARGS)
 						READ_ONCE(delack_guard_us));
 	a.delack_us = READ_ONCE(delack_guard_us);
 	a.noise_us = swift_noise_sample(fkey, &a, &end_us);
+	/* The floor's repair (dcc_floor_watch()) on its quiet stretch. */
+	if (fl.key == fkey && a.has_delay) {
+		noisy = swift_floor_noisy(&ca->s, prm, 4 * (u32)fl.wide_4us,
+					  fl.raised, fl.repaired);
+		go = noisy &&
+		     swift_floor_starved(&ca->s, prm,
+					 fl.quiet_us ?
+					 min(fl.quiet_us, a.delay_us) :
+					 a.delay_us);
+	}
 	a.floor_us = dcc_floor_sample(fslot, fl, fkey, prm->minrtt_win_us,
 				      a.has_delay ? a.delay_us : 0,
 				      a.ack_delayed,
 				      end_us ? swift_floor_lift_us(&ca->s, prm,
 								   end_us) : 0,
-				      a.now_us, &raised);
+				      a.noise_us, noisy, go, a.now_us,
+				      &raised);
 	a.floor_raised = raised & DCC_FLOOR_RAISED;
 	if (raised & DCC_FLOOR_RAISED_NOW)
 		swift_count(sk, SWIFT_MIB_NOISE_END);
@@ -447,9 +431,10 @@ static void swift_cong_control(DCC_CONG_CONTROL_ARGS)
 		swift_trace(sk, ca, old, why);
 	}
 	/*
-	 * PLB's delay signal: the fraction of the round's samples at or
-	 * above the fabric target (a delayed ACK's less its allowance);
-	 * the rounds are measured against that target.
+	 * PLB's delay signal: the fraction of samples (pooled over the
+	 * last rounds, dcc_plb_delay_ratio()) at or above the fabric
+	 * target (a delayed ACK's less its allowance); the rounds are
+	 * measured against that target.
 	 */
 	has_sample = swift_plb_sample(&ca->s, &a, &above);
 	dcc_plb_link_ack(sk, &ca->plb, rs, has_sample, above,

@@ -163,20 +163,48 @@ static int timely_params_build(struct timely_params *p)
 static struct dcc_floor timely_floors[DCC_FLOOR_SLOTS];
 
 /*
- * Fold a completion's engine RTT into its destination's floor; returns
- * the floor (0: none).  Delayed ACKs' samples never reach the engine.
- * Timely keeps no noise estimate, so its floors are never raised
- * (dcc_floor_raise(): lift 0).
+ * Delay noise per destination (struct dcc_noise, include/dcc_floor_link.h),
+ * fed by every ACK's engine RTT (before the segment's minimum filter):
+ * when noise at least as wide as the floor that went on stops
+ * (timely_noise_gate_us()), the destination's floor, which sat in its low
+ * tail, is raised to its centre (timely_floor_lift_us()).
+ */
+static struct dcc_noise timely_noises[DCC_FLOOR_SLOTS];
+
+/*
+ * Fold an engine RTT into its destination's noise; returns the width of
+ * noise that stopped with it and may raise the floor (0: none).
+ */
+static u32 timely_noise_sample(const struct sock *sk, u32 rtt)
+{
+	u32 key = dcc_floor_key(sk), end_us;
+	struct dcc_floor f = dcc_floor_read(dcc_floor_slot(timely_floors,
+							    key));
+
+	dcc_noise_sample(timely_noises, key, rtt, true,
+			 timely_noise_gate_us(dcc_floor_of(&f, key)), &end_us);
+	return end_us;
+}
+
+/*
+ * Fold an engine RTT into its destination's floor with the lift of noise
+ * end_us wide that stopped with it (0: none); returns the floor (0: none)
+ * and sets *raised (dcc_floor_sample()).  Delayed ACKs' samples never
+ * reach the engine.
  */
 static u32 timely_floor_sample(const struct sock *sk,
-			       const struct timely_params *g, u32 rtt)
+			       const struct timely_params *g, u32 rtt,
+			       u32 end_us, u8 *raised)
 {
 	u32 key = dcc_floor_key(sk);
 	struct dcc_floor *slot = dcc_floor_slot(timely_floors, key);
+	struct dcc_floor f = dcc_floor_read(slot);
+	u32 lift = end_us ? timely_floor_lift_us(dcc_floor_of(&f, key),
+						 end_us) : 0;
 
-	return dcc_floor_sample(slot, dcc_floor_read(slot), key,
-				g->base_win_us, rtt, false, 0,
-				tcp_sk(sk)->tcp_mstamp, NULL);
+	return dcc_floor_sample(slot, f, key, g->base_win_us, rtt, false,
+				lift, 0, false, false, tcp_sk(sk)->tcp_mstamp,
+				raised);
 }
 
 /*
@@ -215,6 +243,7 @@ enum timely_mib_field {
 	TIMELY_MIB_TS_REJECTED,	/* a stamp broke a clock rule: whole RTT */
 	TIMELY_MIB_DELACK_SKIP,	/* delayed-ACK samples left out */
 	TIMELY_MIB_KARN,	/* ACKs of retransmitted data: no sample */
+	TIMELY_MIB_NOISE_END,	/* floors raised when the noise stopped */
 	TIMELY_MIB_MAX
 };
 
@@ -234,6 +263,7 @@ static const char * const timely_mib_names[TIMELY_MIB_MAX] = {
 	[TIMELY_MIB_TS_REJECTED]	= "TimelyTstampRejected",
 	[TIMELY_MIB_DELACK_SKIP]	= "TimelyDelayedAckSkipped",
 	[TIMELY_MIB_KARN]		= "TimelyRetransSampleSkipped",
+	[TIMELY_MIB_NOISE_END]		= "TimelyNoiseEnded",
 };
 
 DCC_STAT_DEFINE(timely_stat, "tcp_timely_stat", timely_mib_names);
@@ -450,6 +480,8 @@ static void timely_cong_control(DCC_CONG_CONTROL_ARGS)
 		[DCC_TS_V_REJECTED] = TIMELY_MIB_TS_REJECTED,
 	};
 	u32 acked, seg = READ_ONCE(segment_bytes), rtt, n, k, floor;
+	u32 end_us = 0;
+	u8 raised = 0;
 	bool plb_sample = false, plb_above = false;
 	u32 plb_rtt = 0;
 	const struct timely_params *g;
@@ -506,25 +538,36 @@ static void timely_cong_control(DCC_CONG_CONTROL_ARGS)
 				    timely_burst_bytes(sk, acked, seg,
 						       sp.gso_bytes));
 	/*
-	 * PLB's delay signal: the fraction of the round's samples above
-	 * T_high, where TIMELY stops following the gradient and cuts for
-	 * the queue alone (Documentation/plb.rst explains the choice).
+	 * PLB's delay signal: the fraction of samples (pooled over the
+	 * last rounds, dcc_plb_delay_ratio()) above T_high, where TIMELY
+	 * stops following the gradient and cuts for the queue alone
+	 * (Documentation/plb.rst explains the choice).
 	 */
 	plb_sample = true;
 	plb_above = rtt > e.t_high_us;
 	plb_rtt = rtt;
+	if (g->calibrate)
+		end_us = timely_noise_sample(sk, rtt);
 	if (READ_ONCE(rtt_min_filter) && ca->s.seg_min_rtt_us)
 		rtt = min_t(u32, rtt, ca->s.seg_min_rtt_us);
 	ca->s.seg_min_rtt_us = min_t(u32, rtt, TIMELY_SEG_MIN_MAX_US);
 	n = timely_account_acked(&ca->s, acked, seg, timely_no_more_data(sk));
-	if (!n)
-		goto apply;
+	if (!n) {
+		/* The noise stopped between completions: raise the floor. */
+		if (end_us)
+			timely_floor_sample(sk, g, plb_rtt, end_us, &raised);
+		goto noise_end;
+	}
 	ca->s.seg_min_rtt_us = 0;
-	floor = g->calibrate ? timely_floor_sample(sk, g, rtt) : 0;
+	floor = g->calibrate ? timely_floor_sample(sk, g, rtt, end_us,
+						   &raised) : 0;
 	/* One update per completed segment, each with this ACK's sample. */
 	for (k = 0; k < n; k++)
 		timely_complete(sk, ca, g, rtt, k == 0, floor);
 	timely_effective(g, &ca->s, &e);
+noise_end:
+	if (raised & DCC_FLOOR_RAISED_NOW)
+		timely_count(sk, TIMELY_MIB_NOISE_END);
 apply:
 	rcu_read_unlock();
 	/* PLB measures rounds against T_high, the line it judges by. */

@@ -107,6 +107,7 @@
 #define DCC_BD_CLIP_MUL		3		/* changes used: within 3 dev */
 #define DCC_BD_CLIP_MIN_US	16		/* ... plus 16 us */
 #define DCC_BD_PEAK_SHIFT	10		/* envelope's decay 1/1024 */
+#define DCC_BD_HELD_MIN		2048		/* noise that went on, samples */
 /* Width (peak to peak) = DCC_BD_WIDTH_NUM / DCC_BD_WIDTH_DEN x deviation. */
 #define DCC_BD_WIDTH_NUM	7
 #define DCC_BD_WIDTH_DEN	2
@@ -119,6 +120,10 @@ struct dcc_bd {
 	u16 var;		/* noise variance (lower bound), us^2 */
 	u16 peak;		/* its upper envelope (dcc_bd_end()) */
 	u16 dev;		/* mean |change|, 1/16 us (the clip's scale) */
+	u16 held;		/* samples in a row at least as wide as the
+				 * gate, up to DCC_BD_HELD_MIN (then kept:
+				 * dcc_bd_end_held())
+				 */
 };
 
 static inline s32 dcc_bd_clamp_chg(s64 v)
@@ -228,27 +233,90 @@ static inline u32 dcc_bd_end(struct dcc_bd *bd)
 	return w;
 }
 
+/*
+ * dcc_bd_end() for noise that went on, as a gate for a caller whose queue
+ * of its own reads as noise that stops.  A queue that builds and drains
+ * within tens of samples changes in alternation from one flow's ACK to
+ * the next (each flow's burst queued behind itself, the flows' bursts
+ * interleaved) and reads as noise up to twice the floor wide (timely on
+ * the VM bed at J = 0: up to 490 us against a 278 us floor), which stops
+ * when the queue drains: an end every 60 ms or so.  But its width stays
+ * that high for a few hundred samples at most (at least the floor's width
+ * for at most 196 samples in a row there), while noise that drags a floor
+ * down goes on (thousands of samples at 200 us of jitter).  So an end
+ * counts only once the width was at least gate_us for DCC_BD_HELD_MIN
+ * samples in a row; the count is then kept, across the noise's false
+ * ends (dcc_bd_end() under steady noise), until the width falls below
+ * half the gate: the noise's own end comes first (its width falls below
+ * half the envelope's, at least half the gate's, no later), and so do the
+ * ends of its tail.  Returns the width that stopped (0: none, or noise
+ * that did not go on).  Noise shorter than DCC_BD_HELD_MIN samples (half
+ * a second on the VM bed, 4 connections) raises nothing when it stops.
+ */
+static inline u32 dcc_bd_end_held(struct dcc_bd *bd, u32 gate_us)
+{
+	bool held = bd->held >= DCC_BD_HELD_MIN;
+	u32 w = dcc_bd_end(bd), n = dcc_bd_noise_us(bd);
+
+	if (n < (held ? gate_us / 2 : gate_us))
+		bd->held = 0;
+	else if (!held)
+		bd->held++;
+	return held ? w : 0;
+}
+
 /* A width in 4 us, rounded up, at most 255 (1020 us): a byte of state. */
 static inline u8 dcc_bd_4us(u32 noise_us)
 {
 	return (u8)dcc_min_u32(noise_us / 4 + !!(noise_us % 4), 255);
 }
 
+/*
+ * Samples in a quiet stretch before it can repair a floor, and how far
+ * above the floor it can go, in the widest noise the floor was taken
+ * under (dcc_floor_watch()).
+ */
+#define DCC_FLOOR_QUIET_N	16
+#define DCC_FLOOR_WIDE_MUL	4
+
 /* A destination's floor (see the top of this file); zeroed: none. */
 struct dcc_floor {
 	u64 stamp_us;		/* when min_us was taken */
 	u32 min_us;		/* 0: no estimate */
 	u32 key;		/* destination the estimate is for */
+	u32 quiet_us;		/* the lowest sample of the current quiet
+				 * stretch (0: none, dcc_floor_watch())
+				 */
+	u8 quiet_n;		/* its samples, up to DCC_FLOOR_QUIET_N */
+	u8 wide_4us;		/* the widest noise since min_us was taken,
+				 * in 4 us (dcc_bd_4us())
+				 */
 	bool raised;		/* min_us was raised when the noise stopped
 				 * and has not expired since
-				 * (dcc_floor_raise())
+				 * (dcc_floor_raise(), dcc_floor_watch())
+				 */
+	bool repaired;		/* ... by dcc_floor_watch(), from a quiet
+				 * stretch: no end's raise until a new
+				 * minimum is taken
 				 */
 };
+
+/* Forget the quiet stretch; true if there was one. */
+static inline bool dcc_floor_unquiet(struct dcc_floor *f)
+{
+	bool was = f->quiet_us || f->quiet_n;
+
+	f->quiet_us = 0;
+	f->quiet_n = 0;
+	return was;
+}
 
 /*
  * Fold a delay sample into a destination's floor kept over win_us.
  * Returns true when the floor changed (the caller then publishes it).  A
- * likely-delayed ACK's sample (ack_delayed) only lowers it.
+ * likely-delayed ACK's sample (ack_delayed) only lowers it.  A new
+ * minimum restarts the widest noise it was taken under (wide_4us);
+ * an expired floor also forgets its raise and its quiet stretch.
  */
 static inline bool dcc_floor_update(struct dcc_floor *f, u32 win_us,
 				    u32 delay_us, bool ack_delayed, u64 now_us)
@@ -260,10 +328,14 @@ static inline bool dcc_floor_update(struct dcc_floor *f, u32 win_us,
 		return false;
 	if (f->min_us == delay_us && !expired)
 		return false;
-	if (expired)
+	if (expired) {
 		f->raised = false;
+		dcc_floor_unquiet(f);
+	}
 	f->min_us = delay_us;
 	f->stamp_us = now_us;
+	f->wide_4us = 0;
+	f->repaired = false;
 	return true;
 }
 
@@ -274,22 +346,101 @@ static inline bool dcc_floor_update(struct dcc_floor *f, u32 win_us,
  * from the quiet sample delay_us, but raised by no more than lift_us, the
  * core's choice (swift: swift_floor_lift_us() of the width that stopped,
  * to the noise's centre, and not at all for noise its allowance held).
- * A sample taken under a queue cannot raise it past the noise's centre.  Later samples
- * lower it as usual, and it expires with its new stamp.  Returns true
- * when the floor changed (the caller then publishes it); the
+ * A sample taken under a queue cannot raise it past the noise's centre.
+ * Later samples lower it as usual, and it expires with its new stamp.
+ * The widest noise it was taken under is kept: where the width read low
+ * the raise falls short, and dcc_floor_watch() finishes it.  A floor
+ * dcc_floor_watch() already renewed from a quiet stretch is not raised
+ * again by an end seen after (the same stop: raised from its one sample
+ * by a lift counted from a connection's base that had not yet followed
+ * the floor, the paced model's floor went 200 us into the queue).
+ * Returns true when the floor changed (the caller then publishes it); the
  * connections' own minima follow it (swift_on_ack(), a->floor_raised).
- * A core without a noise estimate never raises its floors (timely).
+ * Timely raises its floors by timely_floor_lift_us(), for the ends of
+ * noise that went on only (dcc_bd_end_held()).
  */
 static inline bool dcc_floor_raise(struct dcc_floor *f, u32 delay_us,
 				   u32 lift_us, u64 now_us)
 {
 	u32 to = dcc_min_u32(delay_us, dcc_sat_u32((u64)f->min_us + lift_us));
 
-	if (!f->min_us || !lift_us || to <= f->min_us)
+	if (!f->min_us || !lift_us || f->repaired || to <= f->min_us)
 		return false;
 	f->min_us = to;
 	f->stamp_us = now_us;
 	f->raised = true;
+	return true;
+}
+
+/*
+ * The repair of a floor left in the noise's low tail, whether or not the
+ * noise's end was seen (dcc_bd_end() can miss it, fire during the noise,
+ * or read the width low: the VM bed, a floor of 23 us or 133 us against a
+ * 272 us path seconds after the noise stopped, and flows starved at their
+ * delay floor).  What tells that the noise is gone does not count from
+ * the floor being repaired: the floor keeps the widest noise it was taken
+ * under (wide_4us, restarted with each new minimum), and a quiet stretch
+ * is a run of samples while the noise is no more than half that wide.
+ * The stretch keeps its lowest sample (quiet_us) and starts again
+ * whenever the noise is wider, so no sample of the noise's low tail is
+ * in it (a false end during the noise, then the tail: the lowest sample
+ * since the end was the tail itself).  The core says whether the floor
+ * is one from noise (noisy; swift: raised at a noise's end and not
+ * repaired since, or taken under noise that outgrew the allowance; a
+ * floor from a quiet path is left alone) and whether the stretch's
+ * lowest sample sits above its target (go: every quiet sample reads as
+ * queueing, the flows cannot grow).  After DCC_FLOOR_QUIET_N samples of
+ * the stretch, go raises the floor to the stretch's lowest sample, at
+ * most DCC_FLOOR_WIDE_MUL times the widest noise above the floor (the
+ * width reads low for noise kept in order: the VM bed's 500 us of jitter
+ * read about 130 us wide), and renews it as dcc_floor_raise() does
+ * (raised, a new stamp, the widest noise restarted) and marks it
+ * repaired (no end's raise, and for swift no further repair unless the
+ * width outgrows the allowance, until a new minimum is taken).  The lowest sample never
+ * rises within a stretch, so the floor cannot climb with a queue.
+ * delay_us: a quiet sample (not a likely-delayed ACK's); noise_us: the
+ * width after it.  Returns true when the slot changed; sets *now when
+ * the floor was repaired.
+ */
+static inline bool dcc_floor_watch(struct dcc_floor *f, u32 delay_us,
+				   u32 noise_us, bool noisy, bool go,
+				   u64 now_us, bool *now)
+{
+	u8 w4 = dcc_bd_4us(noise_us);
+	bool changed = false;
+	u32 to;
+
+	*now = false;
+	if (!f->min_us || !delay_us)
+		return false;
+	if (w4 > f->wide_4us) {
+		f->wide_4us = w4;
+		changed = true;
+	}
+	if (!noisy || (u32)w4 * 2 > f->wide_4us)
+		return dcc_floor_unquiet(f) || changed;
+	if (!f->quiet_us || delay_us < f->quiet_us) {
+		f->quiet_us = delay_us;
+		changed = true;
+	}
+	if (f->quiet_n < DCC_FLOOR_QUIET_N) {
+		f->quiet_n++;
+		changed = true;
+	}
+	if (!go || f->quiet_n < DCC_FLOOR_QUIET_N || f->quiet_us <= f->min_us)
+		return changed;
+	to = dcc_min_u32(f->quiet_us,
+			 dcc_sat_u32((u64)f->min_us +
+				     DCC_FLOOR_WIDE_MUL * 4 * (u32)f->wide_4us));
+	if (to <= f->min_us)
+		return changed;
+	f->min_us = to;
+	f->stamp_us = now_us;
+	f->raised = true;
+	f->repaired = true;
+	f->wide_4us = w4;
+	dcc_floor_unquiet(f);
+	*now = true;
 	return true;
 }
 
@@ -317,10 +468,12 @@ static inline bool dcc_floor_update_key(struct dcc_floor *f, u32 win_us,
 					now_us);
 	if (!delay_us || (ack_delayed && f->min_us))
 		return false;
-	f->key = key;
-	f->min_us = delay_us;
-	f->stamp_us = now_us;
-	f->raised = false;
+	/* A fresh floor: nothing of the other destination's is kept. */
+	*f = (struct dcc_floor){
+		.stamp_us = now_us,
+		.min_us = delay_us,
+		.key = key,
+	};
 	return true;
 }
 

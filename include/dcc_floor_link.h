@@ -21,7 +21,13 @@
  *	slot = dcc_floor_slot(my_floors, key);
  *	f = dcc_floor_read(slot);			(dcc_floor_of(&f, key))
  *	floor = dcc_floor_sample(slot, f, key, win_us, delay_us,
- *				 ack_delayed, lift_us, now_us, &raised);
+ *				 ack_delayed, lift_us, noise_us, noisy, go,
+ *				 now_us, &raised);
+ * and, for a module with a noise estimate per destination (the floor
+ * raised when the noise stops):
+ *	static struct dcc_noise my_noises[DCC_FLOOR_SLOTS];
+ *	noise = dcc_noise_sample(my_noises, key, delay_us, use, gate_us,
+ *				 &end_us);
  */
 #ifndef _DCC_FLOOR_LINK_H
 #define _DCC_FLOOR_LINK_H
@@ -38,7 +44,8 @@
 /* dcc_floor_sample()'s *raised. */
 #define DCC_FLOOR_RAISED	BIT(0)	/* the floor returned was raised when
 					 * the noise stopped and has not
-					 * expired since (dcc_floor_raise())
+					 * expired since (dcc_floor_raise(),
+					 * dcc_floor_watch())
 					 */
 #define DCC_FLOOR_RAISED_NOW	BIT(1)	/* ... by this sample */
 
@@ -81,7 +88,11 @@ static inline struct dcc_floor dcc_floor_read(const struct dcc_floor *slot)
 	smp_rmb();
 	f.min_us = READ_ONCE(slot->min_us);
 	f.stamp_us = READ_ONCE(slot->stamp_us);
+	f.quiet_us = READ_ONCE(slot->quiet_us);
+	f.quiet_n = READ_ONCE(slot->quiet_n);
+	f.wide_4us = READ_ONCE(slot->wide_4us);
 	f.raised = READ_ONCE(slot->raised);
+	f.repaired = READ_ONCE(slot->repaired);
 	/* Estimate before the key's re-read: pairs with the first smp_wmb(). */
 	smp_rmb();
 	if (READ_ONCE(slot->key) != f.key)
@@ -94,14 +105,17 @@ static inline struct dcc_floor dcc_floor_read(const struct dcc_floor *slot)
  * the slot as dcc_floor_read() returned it, the floor kept over win_us
  * (dcc_floor_update_key()), and raise the floor by at most lift_us when
  * the core's noise estimate says the noise stopped with this sample
- * (dcc_floor_raise(); 0: no raise, as for a core without one).  Returns
- * the destination's floor (0: none); sets *raised (when not NULL) to
- * DCC_FLOOR_RAISED and DCC_FLOOR_RAISED_NOW bits.
+ * (dcc_floor_raise(); 0: no raise, as for a core without one); and
+ * watch for the noise's low tail left in it (dcc_floor_watch(): noise_us
+ * the width after this sample, noisy and go the core's answers; 0, false,
+ * false for a core without a noise estimate).  Returns the destination's
+ * floor (0: none); sets *raised (when not NULL) to DCC_FLOOR_RAISED and
+ * DCC_FLOOR_RAISED_NOW bits.
  */
 static inline u32 dcc_floor_sample(struct dcc_floor *slot, struct dcc_floor f,
 				   u32 key, u32 win_us, u32 delay_us,
-				   bool ack_delayed, u32 lift_us, u64 now_us,
-				   u8 *raised)
+				   bool ack_delayed, u32 lift_us, u32 noise_us,
+				   bool noisy, bool go, u64 now_us, u8 *raised)
 {
 	u32 old_key = f.key;
 	bool changed = delay_us &&
@@ -109,6 +123,15 @@ static inline u32 dcc_floor_sample(struct dcc_floor *slot, struct dcc_floor f,
 					    ack_delayed, now_us);
 	bool now = lift_us && f.key == key &&
 		   dcc_floor_raise(&f, delay_us, lift_us, now_us);
+
+	if (!now && f.key == key && !ack_delayed && delay_us &&
+	    (noise_us || f.wide_4us || f.quiet_n)) {
+		bool rep;
+
+		changed |= dcc_floor_watch(&f, delay_us, noise_us, noisy, go,
+					   now_us, &rep);
+		now = rep;
+	}
 
 	if (changed || now) {
 		if (old_key != key) {
@@ -120,7 +143,11 @@ static inline u32 dcc_floor_sample(struct dcc_floor *slot, struct dcc_floor f,
 		}
 		WRITE_ONCE(slot->min_us, f.min_us);
 		WRITE_ONCE(slot->stamp_us, f.stamp_us);
+		WRITE_ONCE(slot->quiet_us, f.quiet_us);
+		WRITE_ONCE(slot->quiet_n, f.quiet_n);
+		WRITE_ONCE(slot->wide_4us, f.wide_4us);
 		WRITE_ONCE(slot->raised, f.raised);
+		WRITE_ONCE(slot->repaired, f.repaired);
 		if (old_key != key) {
 			/* New estimate before the new key: pairs with
 			 * dcc_floor_read()'s first smp_rmb().
@@ -133,6 +160,58 @@ static inline u32 dcc_floor_sample(struct dcc_floor *slot, struct dcc_floor f,
 		*raised = (f.key == key && f.raised ? DCC_FLOOR_RAISED : 0) |
 			  (now ? DCC_FLOOR_RAISED_NOW : 0);
 	return dcc_floor_of(&f, key);
+}
+
+/*
+ * Delay noise per destination (struct dcc_bd, dcc_basedelay.h), beside its
+ * RTT floor and for the same reason: every connection to the destination
+ * must count from the same base.  A table of DCC_FLOOR_SLOTS slots
+ * indexed like the floors' (20 KB); a slot holds one destination's
+ * estimate at a time, and a destination that takes a slot over starts
+ * from no noise.  Every connection to the destination feeds its samples
+ * in, in the order they come; updates race without a lock, and a lost or
+ * torn update costs a sample (every field is bounded).  Each module has
+ * its own table, as for the floors.
+ */
+struct dcc_noise {
+	u32 key;		/* destination (dcc_floor_key()), 0: none */
+	struct dcc_bd bd;
+};
+
+/*
+ * Fold a delay sample delay_us of destination key into its slot of table
+ * (use: false for no sample, or one that is not noise, such as a likely
+ * delayed ACK's, which holds the receiver's timer); returns the noise's
+ * width, in us, and sets *end_us to the width of noise that stopped with
+ * this sample (0: none), which the caller turns into the floor's lift
+ * (dcc_floor_sample()'s lift_us): every end (dcc_bd_end()) for gate_us 0,
+ * else only the end of noise at least gate_us wide that went on
+ * (dcc_bd_end_held()).
+ */
+static inline u32 dcc_noise_sample(struct dcc_noise *table, u32 key,
+				   u32 delay_us, bool use, u32 gate_us,
+				   u32 *end_us)
+{
+	struct dcc_noise *n = &table[dcc_floor_index(key)];
+	bool mine = READ_ONCE(n->key) == key;
+	struct dcc_bd bd = { 0 };
+
+	*end_us = 0;
+	if (mine)
+		/* racy by design (above): a torn copy costs a sample */
+		bd = data_race(n->bd);
+	/* Written only when it changes, as the floors: the line stays shared. */
+	if (mine && !use)
+		return dcc_bd_noise_us(&bd);
+	if (use) {
+		dcc_bd_sample(&bd, delay_us);
+		*end_us = gate_us ? dcc_bd_end_held(&bd, gate_us) :
+				    dcc_bd_end(&bd);
+	}
+	/* racy by design: the last writer's estimate stays */
+	data_race(n->bd = bd);
+	WRITE_ONCE(n->key, key);
+	return dcc_bd_noise_us(&bd);
 }
 
 #endif /* _DCC_FLOOR_LINK_H */

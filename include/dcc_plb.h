@@ -10,9 +10,11 @@
  * 6.2+'s tcp_plb_* (which this deliberately does not share names with).
  *
  * Per round (one RTT) the congestion control reports the congested
- * fraction of the round, in 1/256 (DCC_PLB_SCALE), and how long the round
- * was against the round trip it aims at: round_weight, its shortest
- * delay sample in reference rounds (the congestion control's target).
+ * fraction of the round, in 1/256 (DCC_PLB_SCALE; for the delay signal,
+ * of a pool of the last rounds' samples: dcc_plb_delay_ratio()), and how
+ * long the round was against the round trip it aims at: round_weight, its
+ * shortest delay sample in reference rounds (the congestion control's
+ * target).
  * A round with a fraction >= cong_thresh is congested; consec_cong_rounds
  * counts them in a row (saturating at rehash_rounds), and ref_rounds adds
  * up their weights.  A repath is due when
@@ -74,16 +76,20 @@ struct dcc_plb_conf {
  * bytes, which with struct dcc_plb_link's pointer take the 32 bytes the
  * 20 of version 3 padded to): the congestion count and the reference
  * rounds it lasted, the pause, what the current round has seen so far
- * (its delay samples: how many, how many above the target; the delivered
- * and CE-marked packet counts at its start), and the path memory (the
- * best label left, its depth in flags).
+ * (the delivered and CE-marked packet counts at its start), the delay
+ * samples of the last rounds (how many, how many at or above the target,
+ * pooled: dcc_plb_delay_ratio()), and the path memory (the best label
+ * left, its depth in flags).
  */
 struct dcc_plb_state {
 	u32 pause_until;		/* jiffies; 0: not paused */
 	u32 round_delivered;		/* tp->delivered at the round's start */
 	u32 round_delivered_ce;		/* tp->delivered_ce at the start */
-	u16 samples;			/* delay samples this round */
-	u16 cong_samples;		/* ... above the target */
+	u16 samples;			/* delay samples pooled over the
+					 * last rounds, DCC_PLB_SAMPLE_ONE
+					 * each (dcc_plb_delay_ratio())
+					 */
+	u16 cong_samples;		/* ... at or above the target */
 	u8 consec_cong_rounds;		/* congested rounds in a row */
 	u8 flags;			/* DCC_PLB_F_* */
 	u8 round_weight;		/* this round's length in reference
@@ -96,9 +102,14 @@ struct dcc_plb_state {
 };
 
 #define DCC_PLB_F_CE_SEEN	0x01	/* the path marked CE at least once */
+#define DCC_PLB_F_SAMPLED	0x10	/* a delay sample this round */
 #define DCC_PLB_F_BEST_SHIFT	1	/* the best label's depth, log2 */
 #define DCC_PLB_F_BEST_MASK	0x0e
 #define DCC_PLB_MAX_WEIGHT	255	/* round_weight, ref_rounds */
+#define DCC_PLB_SAMPLE_ONE	16	/* one delay sample in samples */
+#define DCC_PLB_POOL_SHIFT	2	/* a quarter of the pool leaves at
+					 * each round's end
+					 */
 
 /*
  * The interface between tcp_plb.ko and the congestion controls that call
@@ -110,10 +121,11 @@ struct dcc_plb_state {
  * Bump DCC_PLB_ABI_VERSION on any change of either structure or of what a
  * field means (tests/test_plb.c pins the layout of this version).
  * Version 1 was the unversioned object (owner pointer first); version 3
- * added round_weight and ref_rounds, version 4 the path memory.
+ * added round_weight and ref_rounds, version 4 the path memory, version 5
+ * made samples and cong_samples a pool over rounds (DCC_PLB_F_SAMPLED).
  */
 #define DCC_PLB_ABI_MAGIC	0x31424c50u	/* "PLB1" in memory */
-#define DCC_PLB_ABI_VERSION	4u
+#define DCC_PLB_ABI_VERSION	5u
 
 /* Decision of dcc_plb_check(). */
 enum dcc_plb_verdict {
@@ -142,13 +154,28 @@ static inline void dcc_plb_state_init(struct dcc_plb_state *s, u32 delivered,
 	s->best_txhash = 0;
 }
 
-/* Count one delay sample of the current round (saturating). */
+/*
+ * Count one delay sample of the current round into the pool; a full pool
+ * is halved first (the fraction it holds stays).
+ */
 static inline void dcc_plb_sample(struct dcc_plb_state *s, bool congested)
 {
-	if (s->samples == 0xffff)
-		return;
-	s->samples++;
-	s->cong_samples += congested;
+	if (s->samples > 0xffff - DCC_PLB_SAMPLE_ONE) {
+		s->samples >>= 1;
+		s->cong_samples >>= 1;
+	}
+	s->samples += DCC_PLB_SAMPLE_ONE;
+	if (congested)
+		s->cong_samples += DCC_PLB_SAMPLE_ONE;
+	s->flags |= DCC_PLB_F_SAMPLED;
+}
+
+/* Empty the delay pool: its samples are of a path left behind. */
+static inline void dcc_plb_pool_clear(struct dcc_plb_state *s)
+{
+	s->samples = 0;
+	s->cong_samples = 0;
+	s->flags &= ~DCC_PLB_F_SAMPLED;
 }
 
 /*
@@ -170,6 +197,39 @@ static inline void dcc_plb_sample_len(struct dcc_plb_state *s, u32 delay_us,
 }
 
 /*
+ * The delay signal's congested fraction at a round's end, in 1/256: the
+ * share of delay samples at or above the target in a pool that keeps
+ * three quarters of what it held at each round's end (the round's own
+ * samples weigh 1, the round before's 3/4, then 9/16, ...: about the last
+ * four rounds), or -1 when the round gave no sample.
+ *
+ * Why a pool and not the round alone: a delay-based congestion control
+ * holds its queue at its target in a cycle longer than a round.  A cut
+ * (at most one per round trip) takes the queue below the target for a
+ * round or so, the increase brings it back over a few rounds.  The share
+ * of that cycle spent at or above the target is what grows with the
+ * number of flows that share the queue (make sim-check's leaf-spine, swift
+ * at ai 0.25: a flow alone at its link 0.32 of its samples, two colliding
+ * flows 0.60), but one round sees one phase of it: the colliding flows'
+ * rounds went 256, 0, 162, 256, 97, 58, 256, ... and never made three
+ * congested rounds in a row, so PLB never moved them.  Pooled, the
+ * fraction is the cycle's, and K (one half) tells a collision from a flow
+ * alone at its link, as the CE fraction does for ECN.
+ */
+static inline int dcc_plb_delay_ratio(struct dcc_plb_state *s)
+{
+	int ratio = -1;
+
+	if ((s->flags & DCC_PLB_F_SAMPLED) && s->samples)
+		ratio = (int)((u32)s->cong_samples * DCC_PLB_SCALE /
+			      s->samples);
+	s->samples -= s->samples >> DCC_PLB_POOL_SHIFT;
+	s->cong_samples -= s->cong_samples >> DCC_PLB_POOL_SHIFT;
+	s->flags &= ~DCC_PLB_F_SAMPLED;
+	return ratio;
+}
+
+/*
  * Close the round if the packet this ACK delivered was sent after it
  * started (prior_delivered is tp->delivered when that packet left, as in
  * BBR's round counting).  Returns true when a round ended, with its
@@ -178,9 +238,10 @@ static inline void dcc_plb_sample_len(struct dcc_plb_state *s, u32 delay_us,
  *
  * Which signal: the CE fraction of the packets delivered in the round when
  * use_ecn (the connection negotiated ECN) and the path has marked at least
- * once; otherwise the fraction of delay samples above the target.  ECN is
- * the switch's own statement that its queue passed the marking threshold;
- * delay mixes in host noise and is the fallback for unmarked paths.
+ * once; otherwise the pooled fraction of delay samples at or above the
+ * target (dcc_plb_delay_ratio()).  ECN is the switch's own statement that
+ * its queue passed the marking threshold; delay mixes in host noise and is
+ * the fallback for unmarked paths.
  */
 static inline bool dcc_plb_round_end(struct dcc_plb_state *s,
 				     u32 prior_delivered, u32 delivered,
@@ -188,6 +249,7 @@ static inline bool dcc_plb_round_end(struct dcc_plb_state *s,
 				     int *ratio)
 {
 	u32 pkts, ce;
+	int delay;
 
 	if ((s32)(prior_delivered - s->round_delivered) < 0)
 		return false;
@@ -195,20 +257,16 @@ static inline bool dcc_plb_round_end(struct dcc_plb_state *s,
 	ce = delivered_ce - s->round_delivered_ce;
 	if (ce)
 		s->flags |= DCC_PLB_F_CE_SEEN;
+	delay = dcc_plb_delay_ratio(s);
 	if (use_ecn && (s->flags & DCC_PLB_F_CE_SEEN) && pkts)
 		*ratio = (int)dcc_min_u32(dcc_sat_u32(dcc_div_u64((u64)ce *
 								  DCC_PLB_SCALE,
 								  pkts)),
 					  DCC_PLB_SCALE);
-	else if (s->samples)
-		*ratio = (int)((u32)s->cong_samples * DCC_PLB_SCALE /
-			       s->samples);
 	else
-		*ratio = -1;
+		*ratio = delay;
 	s->round_delivered = delivered;
 	s->round_delivered_ce = delivered_ce;
-	s->samples = 0;
-	s->cong_samples = 0;
 	return true;
 }
 
@@ -274,6 +332,7 @@ static inline enum dcc_plb_verdict dcc_plb_check(struct dcc_plb_state *s,
 
 	s->consec_cong_rounds = 0;
 	s->ref_rounds = 0;
+	dcc_plb_pool_clear(s);
 	if (forced)
 		return DCC_PLB_REPATH_FORCED;
 	return idle ? DCC_PLB_REPATH_IDLE : DCC_PLB_REPATH_LONG;
@@ -332,6 +391,7 @@ static inline void dcc_plb_on_rto(struct dcc_plb_state *s,
 
 	s->consec_cong_rounds = 0;
 	s->ref_rounds = 0;
+	dcc_plb_pool_clear(s);
 	s->best_txhash = 0;
 	s->flags &= ~DCC_PLB_F_BEST_MASK;
 	if (!pause) {

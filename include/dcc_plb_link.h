@@ -145,8 +145,9 @@ static inline void dcc_plb_link_release(struct dcc_plb_link *l)
  * Every ACK: count its delay sample, and at the end of a round report the
  * round's congested fraction (the CE fraction of delivered packets when
  * the connection negotiated ECN and the path marks, else the fraction of
- * delay samples above target) and its length in the module's target
- * (its shortest sample over ref_us), and let PLB decide.
+ * delay samples above target, pooled over the last rounds) and its length
+ * in the module's target (its shortest sample over ref_us), and let PLB
+ * decide.
  */
 static inline void dcc_plb_link_ack(struct sock *sk, struct dcc_plb_link *l,
 				    const struct rate_sample *rs,

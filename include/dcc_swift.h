@@ -383,16 +383,17 @@ static inline u32 swift_fabric_delay(const struct swift_ack *a)
  * whether the fabric delay was at or above the target, as PLB's paper
  * has it for Swift.
  *
- * Swift holds its queue at the target, so flows that share a saturated
- * link have about half of their samples at or above it, which is PLB's
- * default threshold (cong_thresh, half a round): PLB moves them.  That is
- * the ECMP collision PLB exists for (two flows on one core link while
- * another idles).  Seen from one flow it is the same as a path that is
- * simply full with no better one: there flows repath and come back.  A
- * threshold above the target (twice it was tried) stopped those repaths
- * on the test bed's quiet path but hid every collision on a fat-tree
- * (make sim-check: 0 repaths, a core port over target all the time, half
- * the link), so the paper's rule stays (Documentation/plb.rst).
+ * Swift holds its queue at the target in a cycle of cuts and increases
+ * that spans rounds; flows that share a saturated link spend more than
+ * half of it at or above the target, a flow alone at its link about a
+ * third.  PLB pools the fraction over about four rounds
+ * (dcc_plb_delay_ratio()), so that its threshold (cong_thresh, one half)
+ * sees the cycle's share, not one phase of it: colliding flows are moved,
+ * as PLB's paper has it (the ECMP collision PLB exists for: two flows on
+ * one core link while another idles).  A threshold above the target
+ * (twice it was tried) hid every collision on a fat-tree; thresholds
+ * below it counted a flow alone at its link as congested every round
+ * (Documentation/plb.rst, "The delay signal's pool").
  */
 static inline bool swift_plb_sample(const struct swift_state *s,
 				    const struct swift_ack *a, bool *above)
@@ -457,6 +458,19 @@ static inline bool swift_can_decrease(const struct swift_state *s, u8 flag,
  * 0.65 unit): its fraction, in 1/65536 unit, is carried in *rem to the
  * next ACK, so small steps add up instead of rounding to 0 and freezing
  * the window.
+ *
+ * Below one packet, ai / sqrt(cwnd) per packet acknowledged, at most one
+ * packet: ai * sqrt(cwnd) per RTT, equal to ai at one packet (no jump at
+ * the boundary) and a larger share of a smaller window, so the windows
+ * below one packet are pulled together.  The paper adds ai per packet
+ * (ai * cwnd per RTT): increase and decrease are then both proportional
+ * to the window, nothing pulls the windows together, and the shares
+ * follow which flows' rare ACKs came in a dip of the queue
+ * (Documentation/swift.rst, "Per-flow fairness").  A fully additive
+ * step, ai / cwnd per packet, pulls harder but is as large as the
+ * window is small (ai 1: ten packets per packet acknowledged at 0.1
+ * packet): the queue overshoots by more than it converges.  With ai 1
+ * this step is the paper's; hence ai's default of 0.25.
  */
 static inline u32 swift_ai(const struct swift_params *p, u32 cwnd_fx,
 			   u32 num_acked, u16 *rem)
@@ -473,7 +487,11 @@ static inline u32 swift_ai(const struct swift_params *p, u32 cwnd_fx,
 		inc += frac >> DCC_FX_SHIFT;
 		*rem = (u16)(frac & (DCC_FX_ONE - 1));
 	} else {
-		inc = (u64)p->ai_fx * num_acked;
+		/* ai_fx < 2^26 and the root's inverse <= 2^24: < 2^50. */
+		u64 step = ((u64)p->ai_fx * dcc_fx_inv_sqrt(cwnd_fx)) >>
+			   DCC_FX_SHIFT;
+
+		inc = dcc_min_u64(step, DCC_FX_ONE) * num_acked;
 	}
 	return dcc_clamp_u32(dcc_sat_u32(cwnd_fx + inc), p->min_cwnd_fx,
 			     p->max_cwnd_fx);
@@ -592,6 +610,44 @@ static inline u32 swift_delay_floor_fx(const struct swift_state *s,
 	/* From two packets up TCP's window, not pacing, spaces segments. */
 	w = dcc_min_u64(w, SWIFT_MIN_TCP_CWND << DCC_FX_SHIFT);
 	return dcc_clamp_u32((u32)w, m, dcc_max_u32(m, p->max_cwnd_fx));
+}
+
+/*
+ * The core's two answers to dcc_floor_watch(), the repair of a floor left
+ * in the noise's low tail.  swift_floor_noisy(): the floor was raised at
+ * a noise's end within its window and not repaired since (raised and not
+ * repaired, dcc_floor_raise(): the end may have fired during the noise,
+ * its tail then lowering the floor again; a new minimum clears repaired),
+ * or the widest noise it was taken under, wide_us, outgrew the
+ * allowance; a floor from a quiet path, whose queue's moves read as
+ * noise the allowance holds and fire no end, is never touched.  The
+ * width alone is not enough: the VM bed's in-order jitter of 500 us read
+ * about 130 us wide, against an allowance of 127 us counted from a 23 us
+ * base.  swift_floor_starved(): the lowest sample of the
+ * stretch since the noise shrank, lowest_us, sits above the target, so
+ * every quiet sample reads as queueing (the VM bed with the floor at the
+ * noise's low tail: samples of 275-283 us against a target of 150 us, the
+ * flows at their delay floor, 1.5 Mbit/s).  Both count from the base the
+ * floor gave, but a base too low only shrinks the allowance and the
+ * target: the lower the floor, the sooner they pass.  What says the noise
+ * is gone (the stretch) does not count from the base at all.  The first
+ * rule (a sample above the target, while the noise fits the allowance)
+ * waited for a width below an allowance scaled by the wrong base, and
+ * raised to the lowest sample since the end's raise, which after a false
+ * end was the noise's low tail.
+ */
+static inline bool swift_floor_noisy(const struct swift_state *s,
+				     const struct swift_params *p,
+				     u32 wide_us, bool raised, bool repaired)
+{
+	return (raised && !repaired) || swift_noise_excess_us(s, p, wide_us);
+}
+
+static inline bool swift_floor_starved(const struct swift_state *s,
+				       const struct swift_params *p,
+				       u32 lowest_us)
+{
+	return s->base_rtt_us && lowest_us > swift_target_us(s, p);
 }
 
 /*

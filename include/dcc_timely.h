@@ -589,6 +589,38 @@ static inline u32 timely_noise_us(const struct timely_state *s)
 	return dcc_isqrt64(s->noise_var) * 7 / 6;
 }
 
+/*
+ * How far a destination's floor floor_us is raised when its delay noise,
+ * end_us wide, stops (dcc_floor_raise(), from dcc_bd_end() in the glue's
+ * per-destination noise table): to the noise's centre, half its width
+ * above the floor, as swift's floors are (swift_floor_lift_us()); not at
+ * all for noise of at most half the floor, which the band below T_low
+ * (1.5 times the floor on a quiet path) holds, so a queue's own moves that
+ * read as noise do not ratchet the floor up.  The floor sits in the
+ * noise's low tail for the rest of its window otherwise, and with it
+ * T_low and T_high (3 times the floor): a quiet path read as queueing.
+ */
+static inline u32 timely_floor_lift_us(u32 floor_us, u32 end_us)
+{
+	return end_us > floor_us / 2 ? end_us / 2 : 0;
+}
+
+/*
+ * The width noise must keep (dcc_bd_end_held(), DCC_BD_HELD_MIN samples
+ * in a row) for its end to raise a destination's floor floor_us (0: none
+ * yet, nothing to raise): the floor itself.  Noise uniform in +-J takes
+ * the floor J below the path and reads about 2 J wide, so noise as wide
+ * as the floor is what leaves the quiet path above T_low (1.5 times the
+ * floor) once it stops; narrower noise leaves it in the band below T_low.
+ * Timely's own queue on a quiet path reads that wide only for a few
+ * hundred samples at a time (the VM bed at J = 0: 196 at most), and its
+ * ends raised the floor 93-115 times in a 6 s cell without the gate.
+ */
+static inline u32 timely_noise_gate_us(u32 floor_us)
+{
+	return floor_us ? floor_us : DCC_U32_MAX;
+}
+
 /* An RTT change clamped to +-TIMELY_NOISE_CHG_MAX us. */
 static inline s64 timely_clamp_chg(s64 v)
 {

@@ -152,22 +152,32 @@ expect "ss: target over current rate (cwnd_gain) >= 1 ($ratio)" \
 	"$ratio >= 1"
 
 # --- fair share ------------------------------------------------------------
-# flows CC PORT0: NFLOWS flows started 1 s apart, ending together; prints
-# "jain total_mbps x1 x2 ..." over the last LAST seconds.
+# flows CC PORT0: NFLOWS flows started 1 s apart, each to its own port
+# from PORT0 on, ending together; prints "jain total_mbps x1 x2 ..." over
+# the last LAST seconds in which all were connected, from what the kernel
+# says each socket delivered on one time line (ss_acked_log, fair_figures):
+# each iperf3's own intervals start at its own connect, which a wait on
+# the host's 9p root can delay by seconds of virtual time.
 flows() {
-	local cc=$1 port0=$2 tmp i xs=
+	local cc=$1 port0=$2 tmp i spid pids=()
 	tmp=$(mktemp -d)
+	: > "$tmp/acked"
+	ss_acked_log "$NS_CLI" "$port0-$((port0 + NFLOWS - 1))" 0.25 \
+		"$tmp/acked" &
+	spid=$!
 	for i in $(seq 0 $((NFLOWS - 1))); do
-		iperf_flow "$cc" $((FSECS - i)) $((port0 + i)) > "$tmp/$i" &
+		iperf_flow "$cc" $((FSECS - i)) $((port0 + i)) > /dev/null &
+		pids+=($!)
 		sleep 1
 	done
-	wait
-	for i in $(seq 0 $((NFLOWS - 1))); do
-		xs="$xs $(mean_mbps "$tmp/$i" $((FSECS - i - LAST)) $((FSECS - i)))"
-	done
+	wait "${pids[@]}"
+	kill "$spid"
+	wait "$spid" 2>/dev/null
+	fair_figures "$NFLOWS" "$tmp/acked" "$LAST" |
+		awk '{ printf "%.3f %s", $1, $4
+		       for (i = 5; i <= NF; i++) printf " %s", $i
+		       print "" }'
 	rm -rf "$tmp"
-	echo "$xs" | awk '{ for (i = 1; i <= NF; i++) { s += $i; q += $i * $i }
-		printf "%.3f %.1f %s\n", q ? s * s / (NF * q) : 0, s, $0 }'
 }
 
 read -r qj qt qx <<< "$(flows dcqcn 5201)"

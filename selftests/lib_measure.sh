@@ -230,14 +230,19 @@ iperf_server_log() {
 
 # ss_acked_log NS DPORT INTERVAL OUT: until killed, every INTERVAL seconds
 # append to OUT one line per established connection of NS to port DPORT
-# whose congestion control is not cubic (iperf3's control connection is):
+# (or to a port in the range A-B) whose congestion control is not cubic
+# (iperf3's control connection is):
 # "TIME SPORT BYTES_ACKED", TIME the guest's clock ($EPOCHREALTIME).  What
 # the kernel says each flow delivered, where iperf3's client intervals
 # count what the application wrote (128 KB at a time).
 ss_acked_log() {
-	local ns=$1 dport=$2 ival=$3 out=$4
+	local ns=$1 dport=$2 ival=$3 out=$4 f
+	f="dport = :$dport"
+	case $dport in
+	*-*) f="( dport >= :${dport%-*} and dport <= :${dport#*-} )" ;;
+	esac
 	while :; do
-		ip netns exec "$ns" ss -tinH state established "dport = :$dport" |
+		ip netns exec "$ns" ss -tinH state established "$f" |
 			awk -v t="$EPOCHREALTIME" '
 			$1 ~ /^[0-9]+$/ && $3 ~ /:/ { n = split($3, a, ":"); p = a[n]; next }
 			/bytes_acked:/ && !/ cubic / {
@@ -249,4 +254,52 @@ ss_acked_log() {
 			}' >> "$out"
 		sleep "$ival"
 	done
+}
+
+# fair_figures N LOG [LAST]: from ss_acked_log's LOG of N flows, the
+# samples where all N are connected (one time line, the guest's clock, so
+# flows started at different times are compared over the same seconds);
+# prints "JAIN WORST WORST_AT MBPS X1 ... XN": Jain's index of the bytes
+# each flow delivered over the last LAST (default 4) seconds in which all
+# were connected, the smallest share (of total / N) any flow got in an
+# interval starting 1 s or more after all were connected, when (s), the
+# total goodput and each flow's (Mbit/s, in the order the flows appeared)
+# over those seconds.  "0 0 0 0" if the N flows were never connected
+# together.
+fair_figures() {
+	awk -v n="$1" -v last_s="${3:-4}" '
+		{ if ($1 != t) { t = $1; k++; tm[k] = $1; cnt[k] = 0 }
+		  cnt[k]++; b[k, $2] = $3
+		  if (!($2 in ports)) { ports[$2] = 1; order[++np] = $2 } }
+		END {
+			for (i = 1; i <= k; i++)
+				if (cnt[i] == n) { if (!first) first = i; last = i }
+			if (!first || last == first) { print "0 0 0 0"; exit }
+			worst = 1e9
+			for (i = first + 1; i <= last; i++) {
+				if (tm[i - 1] < tm[first] + 1 || cnt[i - 1] != n ||
+				    cnt[i] != n)
+					continue
+				s = 0; mn = -1
+				for (p in ports) {
+					if (!((i, p) in b)) continue
+					d = b[i, p] - b[i - 1, p]
+					s += d
+					if (mn < 0 || d < mn) mn = d
+				}
+				f = s ? mn / (s / n) : 0
+				if (f < worst) { worst = f; at = tm[i] - tm[first] }
+			}
+			if (worst == 1e9) { worst = 0; at = 0 }
+			for (r = first; r < last && tm[r] < tm[last] - last_s; r++) ;
+			s = 0; s2 = 0; xs = ""
+			for (j = 1; j <= np; j++) {
+				p = order[j]
+				if (!((last, p) in b) || !((r, p) in b)) continue
+				x = b[last, p] - b[r, p]; s += x; s2 += x * x
+				xs = xs sprintf(" %.1f", x * 8 / 1e6 / (tm[last] - tm[r]))
+			}
+			printf "%.4f %.2f %.1f %.1f%s\n", s2 ? s * s / (n * s2) : 0,
+			       worst, at, s * 8 / 1e6 / (tm[last] - tm[r]), xs
+		}' "$2"
 }

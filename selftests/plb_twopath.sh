@@ -168,10 +168,15 @@ kr1=$(kernel_rehash)
 repaths=$((idle1 - idle0 + forced1 - forced0 + long1 - long0))
 log "plb_on: repaths idle $((idle1 - idle0)), forced $((forced1 - forced0)), long $((long1 - long0)); TCP's RTO/DSACK rehashes $((kr1 - kr0)); congested rounds $(($(stat PlbCongestedRounds) - cong0))"
 target 16 "every RPC client completed" "$RPC_DONE == $N_RPC"
-expect "PLB repathed connections between their bursts (idle repaths)" \
-	"$idle1 - $idle0 > 0"
-expect "the flow labels on the wire changed ($LABEL_CHANGES times)" \
-	"$LABEL_CHANGES > 0"
+# Where each connection starts is the kernel's random label: with N_RPC
+# clients, none starts on A one run in 2^N_RPC, and then none has a reason
+# to move (said, not counted as a pass or a failure of PLB).
+[ "$FIRST_A" -gt 0 ] ||
+	log "plb_on: no connection started on A: nothing for PLB to move"
+expect "PLB repathed connections between their bursts (idle repaths; $FIRST_A started on A)" \
+	"$FIRST_A == 0 || $idle1 - $idle0 > 0"
+expect "the flow labels on the wire changed ($LABEL_CHANGES times; $FIRST_A started on A)" \
+	"$FIRST_A == 0 || $LABEL_CHANGES > 0"
 expect "labels changed only when PLB or TCP's RTO rehash said so" \
 	"$LABEL_CHANGES <= $repaths + $kr1 - $kr0"
 # Each repath draws a random label (the kernel's RNG cannot be seeded)

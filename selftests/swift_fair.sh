@@ -9,25 +9,23 @@
 #  - Jain's index of the flows' bytes over the last 4 s >= 0.99;
 #  - after the first second, no flow gets under half its fair share (the
 #    interval's total / N) in any 0.5 s interval.
-# Both asserted at 4 flows.  At 8 both are reported as targets: Jain's
-# index over 4 s was 0.9885-0.9987 in eight runs of the same code (each
-# boot draws other ports, sequence numbers and hash seeds, so the flows'
-# one-packet steps fall differently), the half share 0.15-0.62; asserted
-# at 8 is Jain >= JAIN8 (no flow persistently behind).  At 32 both are
-# targets.  Asserted at
+# Both asserted at 4 and 8 flows (8 flows with the paper's sub-packet
+# step and ai 1: Jain 0.9885-0.9987 in eight boots, the half share
+# 0.15-0.62; with swift_ai()'s ai / sqrt(cwnd) and ai 0.25, 0.9988-
+# 0.9997 and 0.87-0.88 in three boots, see Documentation/swift.rst,
+# "Per-flow fairness").  At 32 both are targets.  Asserted at
 # 8 and 32: no flow is held below the delay floor, i.e. every flow gets
 # at least 3/4 of the floor's rate in every 0.5 s interval: delay cuts
 # stop at the window pacing a packet every 30 ms (Documentation/
 # swift.rst), FLOOR_PPS 33 packets a second, against a fair 258 at 32
 # flows (100 Mbit/s / 32 of 1514-byte frames), 0.13 of a fair share
-# (asserted 0.096), and a fair 1032 at 8, 0.032 (asserted 0.024: one
-# run had a flow at 0.07 for a 0.5 s interval, the limit cycle in
-# swift.rst); before the floor, 32 flows sat at 0.005 packet (0.02 of a
-# share).
+# (asserted 0.096), and a fair 1032 at 8, 0.032 (asserted 0.024);
+# before the floor, 32 flows sat at 0.005 packet (0.02 of a share).
 # Why 32 flows are not shared fairly: their fair window is about 0.2
 # packet (RTT 0.8 ms), a receiver ACKs their segments in pairs every
-# ~8 ms, and an ACK below target adds ai per packet acknowledged, two
-# packets, ten fair windows at once (the paper's sub-packet step).
+# ~8 ms, and an ACK below target adds a packet or more at once, five
+# fair windows; a flow cut to the delay floor sees few of the queue's
+# dips.
 # Then convergence: a flow that starts while 3 others hold the queue at
 # their target reaches half its fair share within 0.5 s (0.1 s intervals).
 . "$(dirname "$0")/lib.sh"
@@ -41,7 +39,6 @@ LIMIT=1000		# packets of FIFO at the bottleneck
 SECS=${SECS:-6}		# per flow count: 1 s start, 1 s margin, 4 s judged
 COUNTS=${COUNTS:-"4 8 32"}
 FLOOR_PPS=33		# the delay floor's rate: a packet every 30 ms
-JAIN8=0.98		# asserted at 8 flows (issue 22 asks 0.99)
 
 tmp=$(mktemp -d)
 load_module tcp_swift || exit $KSFT_FAIL
@@ -53,40 +50,6 @@ iperf_server 5201
 iperf_server 5202
 log "swift parameters: $(module_params tcp_swift)"
 
-# fair_figures N LOG: from ss_acked_log's LOG of N flows, the samples
-# where all N are connected; prints "JAIN WORST WORST_AT MBPS": Jain's
-# index of the bytes each flow delivered over the last 4 s, the smallest
-# share (of total / N) any flow got in an interval starting 1 s or more
-# after all were connected, when (s), and the total goodput.
-fair_figures() {
-	awk -v n="$1" '
-		{ if ($1 != t) { t = $1; k++; tm[k] = $1; cnt[k] = 0 }
-		  cnt[k]++; b[k, $2] = $3; ports[$2] = 1 }
-		END {
-			for (i = 1; i <= k; i++)
-				if (cnt[i] == n) { if (!first) first = i; last = i }
-			worst = 1e9
-			for (i = first + 1; i <= last; i++) {
-				if (tm[i - 1] < tm[first] + 1) continue
-				s = 0; mn = -1
-				for (p in ports) {
-					d = b[i, p] - b[i - 1, p]
-					s += d
-					if (mn < 0 || d < mn) mn = d
-				}
-				f = s ? mn / (s / n) : 0
-				if (f < worst) { worst = f; at = tm[i] - tm[first] }
-			}
-			for (r = first; r < last && tm[r] < tm[last] - 4; r++) ;
-			s = 0; s2 = 0
-			for (p in ports) {
-				x = b[last, p] - b[r, p]; s += x; s2 += x * x
-			}
-			printf "%.4f %.2f %.1f %.1f\n", s2 ? s * s / (n * s2) : 0,
-			       worst, at, s * 8 / 1e6 / (tm[last] - tm[r])
-		}' "$2"
-}
-
 for n in $COUNTS; do
 	: > "$tmp/f$n.log"
 	ss_acked_log "$NS_CLI" 5201 0.5 "$tmp/f$n.log" &
@@ -95,15 +58,12 @@ for n in $COUNTS; do
 	kill $spid
 	wait $spid 2>/dev/null
 	log "$n flows: done at $SECONDS s"
-	read -r jain worst worst_at mbps < <(fair_figures "$n" "$tmp/f$n.log")
+	read -r jain worst worst_at mbps _ < <(fair_figures "$n" "$tmp/f$n.log")
 	log "$n flows: $mbps Mbit/s in the last 4 s, Jain $jain; slowest flow in a 0.5 s interval after 1 s: $worst of a fair share (at $worst_at s)"
 	log "$n flows: per-stream Mbit/s over the run: $(jq -r '[.end.streams[] | .receiver.bits_per_second / 1e6 * 10 | floor / 10] | join(" ")' "$tmp/f$n.json")"
 	chk=expect
-	[ "$n" -le 4 ] || chk="target 22"
+	[ "$n" -le 8 ] || chk="target 22"
 	$chk "$n flows: Jain's index over the last 4 s >= 0.99" "$jain >= 0.99"
-	[ "$n" -ne 8 ] ||
-		expect "$n flows: Jain's index over the last 4 s >= $JAIN8" \
-			"$jain >= $JAIN8"
 	$chk "$n flows: no flow under half its fair share in any 0.5 s interval after 1 s" \
 		"$worst >= 0.5"
 	if [ "$n" -gt 4 ]; then

@@ -26,23 +26,28 @@ bed_dumbbell timely
 iperf_server 5201
 iperf_server 5202
 
-# two_flows VARIANT: prints "jain mbps1 mbps2" over the last LAST seconds.
+# two_flows VARIANT: prints "jain mbps1 mbps2" over the last LAST seconds
+# in which both were connected, from what the kernel says each socket
+# delivered on one time line (ss_acked_log, fair_figures): each iperf3's
+# own intervals start at its own connect, which a wait on the host's 9p
+# root can delay by seconds of virtual time.
 two_flows() {
-	local tmp j1 j2 x1 x2
+	local tmp spid p1
 	tmp=$(mktemp -d)
+	: > "$tmp/acked"
 	set_param $MOD variant "$1"
-	iperf_flow timely "$SECS" 5201 > "$tmp/1" &
+	ss_acked_log "$NS_CLI" 5201-5202 0.25 "$tmp/acked" &
+	spid=$!
+	iperf_flow timely "$SECS" 5201 > /dev/null &
+	p1=$!
 	sleep 3
-	iperf_flow timely $((SECS - 3)) 5202 > "$tmp/2"
-	wait
-	x1=$(mean_mbps "$tmp/1" $((SECS - LAST)) "$SECS")
-	x2=$(mean_mbps "$tmp/2" $((SECS - 3 - LAST)) $((SECS - 3)))
-	j1=$(awk -v a="$x1" -v b="$x2" 'BEGIN {
-		s = a * a + b * b; if (s == 0) { print 0; exit }
-		printf "%.3f", (a + b) * (a + b) / (2 * s) }')
-	j2="$x1 $x2"
+	iperf_flow timely $((SECS - 3)) 5202 > /dev/null
+	wait "$p1"
+	kill "$spid"
+	wait "$spid" 2>/dev/null
+	fair_figures 2 "$tmp/acked" "$LAST" |
+		awk '{ printf "%.3f %s %s\n", $1, $5 + 0, $6 + 0 }'
 	rm -rf "$tmp"
-	echo "$j1 $j2"
 }
 
 read -r pj p1 p2 <<< "$(two_flows 0)"

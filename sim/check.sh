@@ -38,10 +38,36 @@ assert cubic q_p99 '>' 300 "baseline: CUBIC fills the buffer (the scenario can f
 # near two packets, where the glue's judgements matter (0.70 when the
 # receiving sockets fed their handshake RTT into the shared floor).
 out=$(build/dccsim -q --topo=dumbbell --workload=bulk --hosts=4 --rate=0.1 \
-	--delay=42 --buffer=1000 --duration=1000 --cc=swift) || {
+	--delay=42 --buffer=1000 --duration=1000 --cc=swift,timely) || {
 	echo "sim: dccsim failed"; echo "sim: $pass passed, $((fail + 1)) failed"; exit 1; }
 echo "$out"
 assert swift util '>=' 0.90 "100 Mbit/s, 4 flows: swift fills the link, as the module does in the VM"
+assert timely util '>=' 0.90 "100 Mbit/s, 4 flows: timely fills the link, as the module does in the VM"
+# TIMELY at 10 Gbit/s: the line-rate ceiling (1.25 x the windowed maximum
+# delivery-rate sample) must rise while no queue forms.  A flow paced below
+# its RTT's worth of one packet has one packet out at a time: the kernel's
+# sample is that packet over the RTT (tcp_rate_skb_sent() restarts the
+# clocks when nothing is out), above its pacing rate, a lower bound that
+# raises the ceiling.  Read as a pacing gap plus an RTT (ns-3.37's
+# ack_elapsed, TcpDccBase::RateIntervalUs()) it was 80 % of the pacing
+# rate, taken as the path's: every flow stayed at 185 Mbit/s (util 0.149).
+out=$(build/dccsim -q --topo=dumbbell --workload=bulk --hosts=8 --rate=10 \
+	--duration=100 --cc=timely,timely-patched,dcqcn) || {
+	echo "sim: dccsim failed"; echo "sim: $pass passed, $((fail + 1)) failed"; exit 1; }
+echo "$out"
+assert timely util '>=' 0.90 "10 Gbit/s, 8 flows, 100 ms: timely's learnt ceiling rises to the link"
+assert timely-patched util '>=' 0.90 "10 Gbit/s, 8 flows, 100 ms: so does the patched variant's"
+assert timely jain '>=' 0.85 "10 Gbit/s, 8 flows: timely's equal flows share"
+assert dcqcn util '>=' 0.90 "10 Gbit/s, 8 flows, 100 ms: dcqcn (the same estimator) fills the link"
+# Leaf-spine, 4 flows between the leaves (0.486 is all the hosts' links
+# the flows can use: swift and dcqcn reach it).  Timely ramps from its
+# start rate by a step scaled by the learnt line (0.27 at 50 ms, 0.43 at
+# 100 ms); it was pinned at 0.014.
+out=$(build/dccsim -q --topo=leafspine --leaves=2 --spines=4 --hosts=4 --duration=50 \
+	--seed=2 --cc=timely) || { echo "sim: dccsim failed"; fail=$((fail + 1)); }
+echo "$out"
+assert timely util '>=' 0.20 "leaf-spine, 50 ms: timely leaves its start rate"
+assert timely slowest '>=' 0.8 "leaf-spine: no timely flow stays behind"
 # dcqcn's SYNs and pure ACKs are ECN-capable, as the kernel sends them
 # (TCP_CONG_NEEDS_ECN): RED drops a non-ECT packet where it marks, and a
 # lost SYN waits out a 3 s connection timeout (37 drops, 68/100 done when

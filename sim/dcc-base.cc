@@ -72,6 +72,18 @@ TcpDccBase::CwndLimited(Ptr<TcpSocketState> tcb, const TcpRateOps::TcpRateSample
     return false;
 }
 
+uint32_t
+TcpDccBase::RateIntervalUs(Ptr<TcpSocketState> tcb, const TcpRateOps::TcpRateSample& rs)
+{
+    if (rs.m_delivered <= 0 || rs.m_interval.IsZero() || rs.m_priorTime.IsZero())
+        return 0;
+    /* max(send phase, ack phase), at least min_rtt (tcp_rate_gen()). */
+    Time iv = std::max(rs.m_sendElapsed, Simulator::Now() - rs.m_priorTime);
+    if (iv < tcb->m_minRtt || iv.IsNegative())
+        return 0;
+    return (uint32_t)std::min<int64_t>(iv.GetMicroSeconds(), 0xffffffff);
+}
+
 void
 TcpDccBase::SetPacing(Ptr<TcpSocketState> tcb, uint64_t bytesPs)
 {

@@ -54,6 +54,15 @@ class TcpDccBase : public TcpCongestionOps
      * (cwnd_usage_seq, max_packets_out), judged at the ACK with the
      * in-flight before it; in slow start cwnd < 2 * max_packets_out. */
     bool CwndLimited(Ptr<TcpSocketState> tcb, const TcpRateOps::TcpRateSample& rs);
+    /* rs->interval_us as tcp_rate_gen() computes it, 0: no valid sample.
+     * ns-3.37's TcpRateLinux::SkbDelivered() takes ack_elapsed from the
+     * previous sample's prior time, not the acked packet's: a paced flow
+     * with one packet in flight at a time read one pacing gap plus an RTT
+     * (1448 B over 78 us at 10 Gbit/s, 80 % of its pacing rate) where
+     * the kernel reads the RTT alone (tcp_rate_skb_sent() restarts the
+     * clocks when nothing is out).  m_priorTime is the acked packet's. */
+    static uint32_t RateIntervalUs(Ptr<TcpSocketState> tcb,
+                                   const TcpRateOps::TcpRateSample& rs);
     uint32_t m_srttX8{0};
     uint32_t m_lastRttUs{0};
     SequenceNumber32 m_prevUna{0};

@@ -208,9 +208,10 @@ TcpDcqcnModel::CongControl(Ptr<TcpSocketState> tcb,
     uint32_t acked = bytes / seg;
 
     RttSample((uint32_t)tcb->m_lastRtt.Get().GetMicroSeconds());
-    if (rs.m_delivered > 0 && rs.m_interval.GetMicroSeconds() > 0)
-        dcc_linerate_sample(&m_impl->lr, &g_dcqcn_lrp, (u32)NowUs(), (u64)rs.m_delivered,
-                            (u32)rs.m_interval.GetMicroSeconds(), rs.m_isAppLimited);
+    uint32_t rateUs = RateIntervalUs(tcb, rs);
+    if (rateUs)
+        dcc_linerate_sample(&m_impl->lr, &g_dcqcn_lrp, (u32)NowUs(), (u64)rs.m_delivered, rateUs,
+                            rs.m_isAppLimited);
     /* dcqcn_in_ack_event(): a fresh ECE level is one notification. */
     bool ece = s_ackEce;
     if (dcqcn_rp_echo(&s->echo, ece))

@@ -189,7 +189,7 @@ TcpSwiftModel::CongControl(Ptr<TcpSocketState> tcb,
         g_swift_floor = f;
     a.floor_us = dcc_floor_of(&f, SWIFT_SIM_FLOOR_KEY);
     swift_on_ack(s, &g_swift_p, &a);
-    /* PLB's delay signal: the round's samples at or above the target. */
+    /* PLB's delay signal: samples at or above the target (pooled). */
     bool has_sample = swift_plb_sample(s, &a, &above);
     m_impl->plb.Ack(tcb, rc, rs, SrttUs(), has_sample, above, s->last_delay_us,
                     s->last_target_us);

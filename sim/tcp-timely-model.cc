@@ -9,7 +9,8 @@
  *  - the burst an ACK covers is one MSS (ns-3 has no GSO: the NIC sends
  *    segments one by one), so the engine RTT is the raw RTT less one
  *    segment's serialization at line_rate_mbps;
- *  - the rate sample is ns-3's (TcpRateOps), as rs->delivered/interval_us;
+ *  - the rate sample is ns-3's (TcpRateOps), as rs->delivered/interval_us,
+ *    its interval as tcp_rate_gen()'s (TcpDccBase::RateIntervalUs());
  *  - "no more data" is "nothing in flight after this ACK";
  *  - the destination's RTT floor (dcc_floor_sample()) has one key for the
  *    run, as Swift's (tcp-swift-model.cc).
@@ -203,10 +204,9 @@ TcpTimelyModel::CongControl(Ptr<TcpSocketState> tcb,
     uint32_t now = (uint32_t)NowUs();
 
     RttSample(rawRtt);
-    if (rs.m_delivered > 0 && rs.m_interval.GetMicroSeconds() > 0)
-        timely_rate_sample(s, p, now, (u64)rs.m_delivered,
-                           (u32)std::min<int64_t>(rs.m_interval.GetMicroSeconds(), 0xffffffff),
-                           rs.m_isAppLimited);
+    uint32_t rateUs = RateIntervalUs(tcb, rs);
+    if (rateUs)
+        timely_rate_sample(s, p, now, (u64)rs.m_delivered, rateUs, rs.m_isAppLimited);
     timely_effective(p, s, &e);
     s->rate_bytes_ps = timely_clamp_rate(&e, s->rate_bytes_ps);
     if (rs.m_ackedSacked == 0)
@@ -224,7 +224,7 @@ TcpTimelyModel::CongControl(Ptr<TcpSocketState> tcb,
         return;
     }
     uint32_t rtt = timely_rtt_for_engine(p, rawRtt, std::min(acked, seg));
-    /* PLB's delay signal: the round's samples above T_high. */
+    /* PLB's delay signal: samples above T_high (pooled). */
     bool plbAbove = rtt > e.t_high_us;
     uint32_t plbRtt = rtt, plbRef = e.t_high_us;
     if (TIMELY_DEF_rtt_min_filter && s->seg_min_rtt_us)

@@ -316,6 +316,95 @@ static void test_end(void **state)
 	}
 }
 
+/*
+ * dcc_bd_end_held(): uniform noise of +-J that goes on (a gate of J, the
+ * floor of a path of 1.5 J the noise takes J below it): its stop is seen,
+ * within as many samples as dcc_bd_end() takes, with its width, and only
+ * then; the same noise for fewer than DCC_BD_HELD_MIN samples, or noise
+ * narrower than the gate, raises no end at all.  Noise that shrinks for a
+ * while (an end) but stays above half the gate keeps the count: when it
+ * stops after a short return, that end is seen too.
+ */
+static void test_end_held(void **state)
+{
+	static const u32 js[] = { 50, 100, 200, 250 };
+	unsigned int k;
+
+	(void)state;
+	for (k = 0; k < ARRAY_SIZE(js); k++) {
+		const u32 j = js[k];
+		struct test_rng r = { 0x51 + k };
+		struct dcc_bd bd = { 0 }, brief = { 0 }, narrow = { 0 };
+		int i, at = -1, steady = 0, early = 0;
+		u32 w = 0, e;
+
+		for (i = 0; i < 20000; i++) {
+			u32 d = uniform(&r, j);
+
+			dcc_bd_sample(&bd, d);
+			e = dcc_bd_end_held(&bd, j);
+			if (i < DCC_BD_HELD_MIN)
+				early += e > 0;
+			else
+				steady += e > 0;
+			if (i < DCC_BD_HELD_MIN - 200) {
+				dcc_bd_sample(&brief, d);
+				early += dcc_bd_end_held(&brief, j) > 0;
+			}
+			dcc_bd_sample(&narrow, d);
+			early += dcc_bd_end_held(&narrow, 3 * j) > 0;
+		}
+		for (i = 0; i < 1000; i++) {
+			dcc_bd_sample(&bd, BASE_US);
+			dcc_bd_sample(&brief, BASE_US);
+			dcc_bd_sample(&narrow, BASE_US);
+			early += dcc_bd_end_held(&brief, j) > 0;
+			early += dcc_bd_end_held(&narrow, 3 * j) > 0;
+			e = dcc_bd_end_held(&bd, j);
+			if (e && at < 0) {
+				at = i;
+				w = e;
+			}
+		}
+		print_message("# end held: J %u, %d false ends, stop seen after %d samples, width %u\n",
+			      j, steady, at, w);
+		assert_int_equal(early, 0);
+		assert_in_range(steady, 0, 3);
+		assert_in_range(at, 1, 150);
+		assert_in_range(w, 2 * j * 8 / 10, 2 * j * 14 / 10);
+		/* The tail's ends came, and the count went with the noise. */
+		assert_int_equal(bd.held, 0);
+	}
+	/* From 100 us: at 50 the shrunk noise's width is within its spread
+	 * of half the gate.
+	 */
+	for (k = 1; k < ARRAY_SIZE(js); k++) {
+		const u32 j = js[k];
+		struct test_rng r = { 0x61 + k };
+		struct dcc_bd bd = { 0 };
+		int i, shrunk = 0, stopped = 0;
+
+		for (i = 0; i < 5000; i++) {
+			dcc_bd_sample(&bd, uniform(&r, j));
+			dcc_bd_end_held(&bd, j / 2);
+		}
+		for (i = 0; i < 500; i++) {
+			dcc_bd_sample(&bd, uniform(&r, j / 3));
+			shrunk += dcc_bd_end_held(&bd, j / 2) > 0;
+		}
+		for (i = 0; i < DCC_BD_HELD_MIN / 8; i++) {
+			dcc_bd_sample(&bd, uniform(&r, j));
+			assert_int_equal(dcc_bd_end_held(&bd, j / 2), 0);
+		}
+		for (i = 0; i < 300; i++) {
+			dcc_bd_sample(&bd, BASE_US);
+			stopped += dcc_bd_end_held(&bd, j / 2) > 0;
+		}
+		assert_true(shrunk > 0);
+		assert_true(stopped > 0);
+	}
+}
+
 /* Extremes: no overflow, saturation at the top. */
 static void test_extremes(void **state)
 {
@@ -443,6 +532,94 @@ static void test_floor_raise(void **state)
 	assert_int_equal(dcc_floor_of(&f, 8), 100);
 }
 
+/*
+ * dcc_floor_watch(): the widest noise since the floor's minimum; a quiet
+ * stretch (noise at most half that wide) keeps its lowest sample and
+ * starts again when the noise comes back, so a tail sample taken while
+ * the noise went on never repairs the floor (the VM bed's second boot:
+ * a false end, the tail, no end at the stop); the repair waits for
+ * DCC_FLOOR_QUIET_N samples, the core's noisy and go, goes to the
+ * stretch's lowest sample at most DCC_FLOOR_WIDE_MUL times the widest
+ * noise above the floor, and
+ * renews the floor (raised, repaired, a new stamp); an end seen after it
+ * raises nothing (dcc_floor_raise()) until a new minimum is taken.
+ */
+static void test_floor_watch(void **state)
+{
+	struct dcc_floor f = { 0 };
+	const u32 win = 10000000;
+	u64 t = 5000;
+	bool now;
+	unsigned int i;
+
+	(void)state;
+	/* The floor in the noise's low tail, 500 us of noise. */
+	assert_true(dcc_floor_update_key(&f, win, 7, 23, false, t));
+	assert_true(dcc_floor_watch(&f, 600, 500, true, true, t, &now));
+	assert_false(now);
+	assert_int_equal(f.wide_4us, 125);
+	/* Noise still over half as wide: no stretch. */
+	assert_false(dcc_floor_watch(&f, 300, 260, true, true, t, &now));
+	assert_int_equal(f.quiet_n, 0);
+	/* A false quiet moment: its samples, then the noise is back. */
+	for (i = 0; i < 5; i++)
+		dcc_floor_watch(&f, 40, 240, true, true, t, &now);
+	assert_int_equal(f.quiet_us, 40);
+	assert_int_equal(f.quiet_n, 5);
+	assert_true(dcc_floor_watch(&f, 700, 400, true, true, t, &now));
+	assert_int_equal(f.quiet_us, 0);
+	assert_int_equal(f.quiet_n, 0);
+	/* The noise stops: the stretch's lowest is the path's. */
+	for (i = 0; i < DCC_FLOOR_QUIET_N - 1; i++) {
+		dcc_floor_watch(&f, 280 - (i == 3) * 5, 20, true, true, t + i,
+				&now);
+		assert_false(now);
+	}
+	assert_int_equal(f.quiet_us, 275);
+	assert_int_equal(f.min_us, 23);
+	/* Not noisy (the allowance held it), or no go: nothing. */
+	assert_true(dcc_floor_watch(&f, 290, 20, false, true, t + 40, &now));
+	assert_false(now);
+	assert_int_equal(f.quiet_n, 0);
+	for (i = 0; i < DCC_FLOOR_QUIET_N; i++)
+		dcc_floor_watch(&f, 275 + i, 20, true, false, t + 50, &now);
+	assert_false(now);
+	assert_int_equal(f.min_us, 23);
+	/* go: the stretch's lowest, renewed. */
+	assert_true(dcc_floor_watch(&f, 300, 20, true, true, t + 60, &now));
+	assert_true(now);
+	assert_int_equal(f.min_us, 275);
+	assert_int_equal(f.stamp_us, t + 60);
+	assert_true(f.raised);
+	assert_true(f.repaired);
+	assert_int_equal(f.wide_4us, 5);
+	assert_int_equal(f.quiet_n, 0);
+	/* An end seen after raises nothing. */
+	assert_false(dcc_floor_raise(&f, 500, 250, t + 61));
+	assert_int_equal(f.min_us, 275);
+	/* A new minimum: the widest noise and the repair start again. */
+	assert_true(dcc_floor_update(&f, win, 270, false, t + 62));
+	assert_false(f.repaired);
+	assert_int_equal(f.wide_4us, 0);
+	assert_true(f.raised);
+
+	/* At most the widest noise above the floor. */
+	memset(&f, 0, sizeof(f));
+	assert_true(dcc_floor_update_key(&f, win, 7, 100, false, t));
+	dcc_floor_watch(&f, 700, 100, true, true, t, &now);
+	for (i = 0; i < DCC_FLOOR_QUIET_N; i++)
+		dcc_floor_watch(&f, 700, 10, true, true, t + i, &now);
+	assert_true(now);
+	assert_int_equal(f.min_us, 100 + DCC_FLOOR_WIDE_MUL * 100);
+	/* Expired: the raise, the stretch, the widest noise forgotten. */
+	dcc_floor_watch(&f, 400, 100, true, true, t + 40, &now);
+	assert_true(dcc_floor_update(&f, win, 400, false, t + 41 + win));
+	assert_false(f.raised);
+	assert_false(f.repaired);
+	assert_int_equal(f.wide_4us, 0);
+	assert_int_equal(f.quiet_n, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -456,8 +633,10 @@ int main(void)
 		cmocka_unit_test(test_gauss),
 		cmocka_unit_test(test_extremes),
 		cmocka_unit_test(test_end),
+		cmocka_unit_test(test_end_held),
 		cmocka_unit_test(test_floor),
 		cmocka_unit_test(test_floor_raise),
+		cmocka_unit_test(test_floor_watch),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -375,9 +375,26 @@ static void test_round_delay_fraction(void **state)
 	assert_true(dcc_plb_round_end(&s, 100, 110, 7, false, &ratio));
 	assert_int_equal(ratio, 3 * 256 / 8);
 	assert_int_equal(s.round_delivered, 110);
-	assert_int_equal(s.samples, 0);
-	/* A round without samples gives no signal. */
+	/* Three quarters of the pool stay for the next rounds. */
+	assert_int_equal(s.samples, 6 * DCC_PLB_SAMPLE_ONE);
+	assert_int_equal(s.cong_samples, 3 * DCC_PLB_SAMPLE_ONE -
+			 3 * DCC_PLB_SAMPLE_ONE / 4);
+	/* A round without samples gives no signal; the pool still ages. */
 	assert_true(dcc_plb_round_end(&s, 111, 120, 7, false, &ratio));
+	assert_int_equal(ratio, -1);
+	assert_int_equal(s.samples, 6 * DCC_PLB_SAMPLE_ONE -
+			 6 * DCC_PLB_SAMPLE_ONE / 4);
+	/* The next round's 8 samples, all at or above the target, weigh
+	 * with what is left of the first round's: (36 + 128) of (72 + 128).
+	 */
+	for (i = 0; i < 8; i++)
+		dcc_plb_sample(&s, true);
+	assert_true(dcc_plb_round_end(&s, 120, 130, 7, false, &ratio));
+	assert_int_equal(ratio, (27 + 128) * 256 / (72 + 128));
+	/* A repath empties the pool: its samples are of the path left. */
+	dcc_plb_pool_clear(&s);
+	assert_int_equal(s.samples, 0);
+	assert_true(dcc_plb_round_end(&s, 130, 140, 7, false, &ratio));
 	assert_int_equal(ratio, -1);
 }
 
@@ -423,16 +440,121 @@ static void test_round_ecn_wins_when_marked(void **state)
 	assert_int_equal(ratio, 0);
 }
 
+/*
+ * Run rounds of delay samples (cong[i] of n[i] at or above the target)
+ * through the delay signal and PLB's rules, a bulk flow (packets always
+ * in flight): the number of congested rounds, and the round at which a
+ * repath came due (0: none).
+ */
+struct delay_run {
+	unsigned int cong_rounds, due_round, max_run;
+	enum dcc_plb_verdict verdict;
+};
+
+static struct delay_run delay_rounds(const u8 (*r)[2], unsigned int rounds,
+				     unsigned int repeat)
+{
+	struct dcc_plb_state s = fresh();
+	struct delay_run out = { 0 };
+	u32 delivered = 100;
+	unsigned int i, k, j;
+	int ratio;
+
+	for (k = 0; k < repeat; k++) {
+		for (i = 0; i < rounds; i++) {
+			enum dcc_plb_verdict v;
+
+			for (j = 0; j < r[i][1]; j++)
+				dcc_plb_sample(&s, j < r[i][0]);
+			assert_true(dcc_plb_round_end(&s, delivered,
+						      delivered + r[i][1], 7,
+						      false, &ratio));
+			delivered += r[i][1];
+			out.cong_rounds += dcc_plb_update(&s, &defaults,
+							  ratio);
+			if (s.consec_cong_rounds > out.max_run)
+				out.max_run = s.consec_cong_rounds;
+			v = dcc_plb_check(&s, &defaults, 20, 1000, HZ_T);
+			if (v != DCC_PLB_NONE && !out.due_round) {
+				out.due_round = k * rounds + i + 1;
+				out.verdict = v;
+			}
+		}
+	}
+	return out;
+}
+
+/*
+ * A queue held at the delay target.  Rounds of make sim-check's leaf-spine
+ * (10 Gbit/s, two swift flows hashed onto one spine port, swift at its
+ * default ai of 0.25, PLB on; samples at or above the target of each
+ * round, per flow).  The colliding flows' rounds alternate with swift's
+ * cut-and-climb cycle (0.60 of their samples at or above the target, but
+ * never three rounds in a row above a half): judged round by round, PLB
+ * never moved them (0 repaths, half the fabric).  Pooled, 19 of these 24
+ * rounds count (the pooled fraction 0.50-0.70 after the second round)
+ * and the forced rule moves them at the 21st.  A flow alone at its link (the uncollided spines: its own
+ * host's queue at the target, 0.32 of its samples) and a path with no
+ * queue count no congested round: no repath, however long.
+ */
+static void test_delay_pool_held_queue(void **state)
+{
+	static const u8 collided[][2] = {
+		{ 22, 22 }, { 0, 21 }, { 14, 22 }, { 22, 22 }, { 8, 21 },
+		{ 6, 22 }, { 22, 22 }, { 16, 21 }, { 0, 21 }, { 19, 22 },
+		{ 22, 22 }, { 3, 21 }, { 11, 22 }, { 22, 22 }, { 11, 21 },
+		{ 4, 22 }, { 22, 22 }, { 18, 21 }, { 0, 21 }, { 17, 22 },
+		{ 22, 22 }, { 5, 21 }, { 9, 22 }, { 22, 22 },
+	};
+	static const u8 alone[][2] = {
+		{ 0, 41 }, { 0, 41 }, { 12, 42 }, { 42, 42 }, { 30, 41 },
+		{ 0, 41 }, { 0, 41 }, { 24, 42 }, { 42, 42 }, { 18, 41 },
+		{ 0, 41 }, { 0, 41 }, { 37, 42 }, { 42, 42 }, { 5, 41 },
+		{ 0, 41 }, { 8, 42 }, { 42, 42 }, { 34, 41 }, { 0, 41 },
+		{ 0, 41 }, { 20, 42 }, { 42, 42 }, { 22, 41 },
+	};
+	static const u8 idle[][2] = { { 0, 20 }, { 0, 3 }, { 0, 1 } };
+	struct delay_run r;
+
+	(void)state;
+	r = delay_rounds(collided, ARRAY_SIZE(collided), 1);
+	print_message("# held queue, colliding: %u of %zu rounds congested, repath due at round %u\n",
+		      r.cong_rounds, ARRAY_SIZE(collided), r.due_round);
+	assert_true(r.cong_rounds * 4 >= 3 * ARRAY_SIZE(collided));
+	assert_in_range(r.due_round, 12, ARRAY_SIZE(collided));
+	assert_int_equal(r.verdict, DCC_PLB_REPATH_FORCED);
+
+	r = delay_rounds(alone, ARRAY_SIZE(alone), 10);
+	print_message("# held queue, alone: %u of %zu rounds congested (at most %u in a row), repath due at round %u\n",
+		      r.cong_rounds, 10 * ARRAY_SIZE(alone), r.max_run,
+		      r.due_round);
+	assert_true(r.cong_rounds * 3 <= 10 * ARRAY_SIZE(alone));
+	assert_true(r.max_run < defaults.idle_rehash_rounds);
+	assert_int_equal(r.due_round, 0);
+
+	r = delay_rounds(idle, ARRAY_SIZE(idle), 100);
+	assert_int_equal(r.cong_rounds, 0);
+	assert_int_equal(r.due_round, 0);
+}
+
 static void test_round_samples_saturate(void **state)
 {
 	struct dcc_plb_state s = fresh();
 	int ratio, i;
 
 	(void)state;
+	/* A full pool is halved: the fraction it holds stays. */
+	for (i = 0; i < 70000; i++)
+		dcc_plb_sample(&s, i & 1);
+	assert_true(s.samples > 0x8000 - DCC_PLB_SAMPLE_ONE);
+	assert_true(s.samples <= 0xffff);
+	assert_true(s.cong_samples * 2 + 2 * DCC_PLB_SAMPLE_ONE >= s.samples);
+	assert_true(s.cong_samples * 2 <= s.samples + 2 * DCC_PLB_SAMPLE_ONE);
+	assert_true(dcc_plb_round_end(&s, 100, 200, 7, false, &ratio));
+	assert_in_range(ratio, 127, 129);
+	s = fresh();
 	for (i = 0; i < 70000; i++)
 		dcc_plb_sample(&s, true);
-	assert_int_equal(s.samples, 0xffff);
-	assert_int_equal(s.cong_samples, 0xffff);
 	assert_true(dcc_plb_round_end(&s, 100, 200, 7, false, &ratio));
 	assert_int_equal(ratio, 256);
 }
@@ -542,7 +664,7 @@ static void test_random_vs_reference(void **state)
 static void test_abi_layout_pinned(void **state)
 {
 	(void)state;
-	assert_int_equal(DCC_PLB_ABI_VERSION, 4);
+	assert_int_equal(DCC_PLB_ABI_VERSION, 5);
 	assert_int_equal(sizeof(struct dcc_plb_state), 24);
 	assert_int_equal(offsetof(struct dcc_plb_state, pause_until), 0);
 	assert_int_equal(offsetof(struct dcc_plb_state, round_delivered), 4);
@@ -558,6 +680,8 @@ static void test_abi_layout_pinned(void **state)
 	assert_int_equal(offsetof(struct dcc_plb_state, best_txhash), 20);
 	assert_int_equal(DCC_PLB_F_BEST_SHIFT, 1);
 	assert_int_equal(DCC_PLB_F_BEST_MASK, 0x0e);
+	assert_int_equal(DCC_PLB_F_SAMPLED, 0x10);
+	assert_int_equal(DCC_PLB_SAMPLE_ONE, 16);
 }
 
 static u32 best_depth(const struct dcc_plb_state *s)
@@ -693,6 +817,7 @@ int main(void)
 		cmocka_unit_test(test_stale_pause_cleared),
 		cmocka_unit_test(test_suspend_zero_no_pause),
 		cmocka_unit_test(test_round_delay_fraction),
+		cmocka_unit_test(test_delay_pool_held_queue),
 		cmocka_unit_test(test_round_delivered_wraps),
 		cmocka_unit_test(test_round_ecn_wins_when_marked),
 		cmocka_unit_test(test_round_samples_saturate),

@@ -5,7 +5,8 @@
  * Expectations come from a double-precision reference model written here
  * from the Swift section of the project's ALGORITHMS.md, not from the header:
  *
- *	d < t:		cwnd += ai * n / cwnd  (cwnd >= 1),  cwnd += ai * n  (< 1)
+ *	d < t:		cwnd += ai * n / cwnd  (cwnd >= 1),
+ *			cwnd += min(ai / sqrt(cwnd), 1) * n  (< 1)
  *	d >= t:		once per RTT: cwnd *= max(1 - b (d - t) / d, 1 - max_mdf)
  *			(the header's RTT here is the sample's own delay d:
  *			a cut needs d us since the previous one)
@@ -47,7 +48,7 @@ struct mod_params {
 };
 
 static const struct mod_params mod_defaults = {
-	.ai_mpkt = 1000,
+	.ai_mpkt = 250,
 	.md_beta_permille = 800,
 	.max_mdf_permille = 500,
 	.min_cwnd_mpkt = 1,
@@ -180,7 +181,7 @@ static double ref_target(const struct ref_params *r, double fcwnd,
 
 static double ref_ai(const struct ref_params *r, double cwnd, double n)
 {
-	cwnd += cwnd >= 1 ? r->ai * n / cwnd : r->ai * n;
+	cwnd += cwnd >= 1 ? r->ai * n / cwnd : fmin(r->ai / sqrt(cwnd), 1) * n;
 	return ref_clamp(r, cwnd);
 }
 
@@ -263,7 +264,7 @@ static void test_default_params(void **state)
 
 	(void)state;
 	/* Each within the 1/1000 resolution of the module parameters. */
-	assert_near(r.ai, 1.0, ULP);
+	assert_near(r.ai, 0.25, ULP);
 	assert_near(r.b, 0.8, ULP);
 	assert_near(r.max_mdf, 0.5, ULP);
 	assert_near(r.min_cwnd, 0.001, ULP);
@@ -381,46 +382,67 @@ static void test_ai_per_rtt(void **state)
 		struct swift_params p = default_params(false);
 		struct swift_state s;
 		u32 k, now = 1;
+		double ai = PKTS(p.ai_fx);
 
 		init_state(&s, &p, 128 << 16, DEFAULT_HOPS, now);
 		for (k = 0; k < 128; k++)
 			ack(&s, &p, now++, 100, 1, 5);
-		assert_between(PKTS(s.fcwnd_fx), 128 + 0.99, 128 + 1.0);
+		assert_between(PKTS(s.fcwnd_fx), 128 + 0.99 * ai, 128 + ai);
 		/* Same with ACKs of 8 packets. */
 		init_state(&s, &p, 128 << 16, DEFAULT_HOPS, now);
 		for (k = 0; k < 16; k++)
 			ack(&s, &p, now++, 100, 8, 5);
-		assert_between(PKTS(s.fcwnd_fx), 128 + 0.99, 128 + 1.0);
+		assert_between(PKTS(s.fcwnd_fx), 128 + 0.99 * ai, 128 + ai);
 	}
 }
 
-/* Below one packet: cwnd += ai * num_acked per ACK. */
+/*
+ * Below one packet: cwnd += min(ai / sqrt(cwnd), 1) * num_acked per ACK,
+ * i.e. ai * sqrt(cwnd) per RTT.  The header's step is ai times
+ * dcc_fx_inv_sqrt() (a floored root of at least 2000, then a floored
+ * quotient), truncated: within 1e-3 of it plus 2 ulp per packet
+ * acknowledged.  At one packet the step is ai, the step from one packet
+ * up: no jump at the boundary.
+ */
 static void test_ai_below_one(void **state)
 {
-	static const double ws[] = { 0.001, 0.01, 0.1, 0.5, 0.9, 0.999 };
+	static const double ws[] = { 0.001, 0.01, 0.1, 0.3, 0.5, 0.9, 0.999 };
 	static const u32 ns[] = { 1, 2, 3, 10 };
 	struct mod_params m = mod_defaults;
 	unsigned int i, j, k;
 
 	(void)state;
-	for (k = 0; k < 3; k++) {
+	for (k = 0; k < 4; k++) {
 		struct swift_params p;
 		struct ref_params r;
 
-		m.ai_mpkt = k == 0 ? 1000 : k == 1 ? 10 : 250;
+		m.ai_mpkt = k == 0 ? 1000 : k == 1 ? 10 : k == 2 ? 250 : 2000;
 		p = build_params(&m);
 		r = ref_of(&p);
 		for (i = 0; i < ARRAY_SIZE(ws); i++)
 			for (j = 0; j < ARRAY_SIZE(ns); j++) {
 				struct swift_state s;
 				u32 fx = dcc_max_u32(FX_OF(ws[i]), p.min_cwnd_fx);
+				double step = fmin(r.ai / sqrt(PKTS(fx)), 1);
 
 				init_state(&s, &p, fx, DEFAULT_HOPS, 0);
 				assert_int_equal(ack(&s, &p, 10, 100, ns[j], 5),
 						 SWIFT_ACT_FINC);
 				assert_near(PKTS(s.fcwnd_fx),
-					    PKTS(fx) + r.ai * ns[j], ULP / 2);
+					    ref_ai(&r, PKTS(fx), ns[j]),
+					    ns[j] * (1e-3 * step + 2 * ULP));
+				/* Never more than a packet per packet. */
+				assert_true(s.fcwnd_fx <= fx + (ns[j] << 16));
 			}
+		/* Continuous at one packet: the step just below is ai. */
+		{
+			struct swift_state s;
+
+			init_state(&s, &p, DCC_FX_ONE - 1, DEFAULT_HOPS, 0);
+			ack(&s, &p, 10, 100, 1, 5);
+			assert_near(PKTS(s.fcwnd_fx) - PKTS(DCC_FX_ONE - 1),
+				    fmin(r.ai, 1), 1e-4 + 2 * ULP);
+		}
 	}
 }
 
@@ -2353,9 +2375,10 @@ static void test_sim_rel_minrtt_latecomer(void **state)
  * the packets in flight had filled TCP's window.  The flows are bulk:
  * the application always has data queued (rate_sample.is_app_limited 0).
  */
-#define PSIM_MAX_FLOWS	32
+#define PSIM_MAX_FLOWS	100
 #define PSIM_MSS	1500
 #define PSIM_DELACK_GUARD_US	40000	/* delack_guard_us's default */
+#define PSIM_DHIST	200
 
 struct psim_flow {
 	struct swift_state s;
@@ -2400,7 +2423,22 @@ struct psim {
 				 */
 	bool no_noise;		/* the glue does not measure the noise */
 	bool no_raise;		/* ... or raise the floor when it stops */
+	u32 end_div;		/* the floor's raise at the noise's end
+				 * divided by this (0, 1: as the glue): a
+				 * width read low
+				 */
 	u32 raises;		/* floors raised (the glue's SwiftNoiseEnded) */
+	bool no_follow;		/* no repair of the floor on its quiet
+				 * stretch (dcc_floor_watch())
+				 */
+	u32 follows;		/* floors repaired (dcc_floor_watch()) */
+	u64 false_end_ns;	/* the first ACK from then on takes the
+				 * noise for ended (a false end: the width
+				 * the envelope holds), 0: never
+				 */
+	u64 no_end_ns;		/* from then on no end is seen (0: always
+				 * seen): the VM bed's missed end
+				 */
 	struct dcc_bd bd;	/* the destination's noise, as the glue */
 	struct test_rng rng;
 	u64 last_ack_ns;
@@ -2410,6 +2448,9 @@ struct psim {
 	struct sim_pkt ring[SIM_RING];
 	unsigned int head, count;
 	u64 last_depart_ns;
+	u32 dhist[PSIM_DHIST];	/* delay samples in the measured part,
+				 * in 100 us bins
+				 */
 };
 
 static u32 psim_tcp_cwnd(const struct psim_flow *f)
@@ -2497,6 +2538,14 @@ static void psim_ack(struct psim *sm, unsigned int i, u64 now, u64 sent_ns,
 					       PSIM_DELACK_GUARD_US);
 	struct swift_ack a;
 
+	/* The glue's answers to dcc_floor_watch(), from the floor as read. */
+	bool noisy = swift_floor_noisy(&f->s, p, 4 * (u32)fl->wide_4us,
+				       fl->raised, fl->repaired);
+	bool starved = swift_floor_starved(&f->s, p, fl->quiet_us ?
+					   dcc_min_u32(fl->quiet_us,
+						       delay_us) :
+					   delay_us);
+
 	f->inflight -= num;
 	f->srtt = f->srtt ? 0.875 * f->srtt + 0.125 * delay_us : delay_us;
 	dcc_floor_update(fl, p->minrtt_win_us, delay_us, delayed, now / 1000);
@@ -2505,11 +2554,31 @@ static void psim_ack(struct psim *sm, unsigned int i, u64 now, u64 sent_ns,
 
 		dcc_bd_sample(&sm->bd, delay_us);
 		end_us = dcc_bd_end(&sm->bd);
+		if (sm->no_end_ns && now >= sm->no_end_ns)
+			end_us = 0;
+		if (sm->false_end_ns && now >= sm->false_end_ns)
+			end_us = dcc_bd_width_us(sm->bd.peak);
 		/* As the glue (dcc_floor_sample()) */
-		if (end_us && !sm->no_noise && !sm->no_raise)
-			sm->raises += dcc_floor_raise(fl, delay_us,
-					swift_floor_lift_us(&f->s, p, end_us),
+		if (end_us && !sm->no_noise && !sm->no_raise) {
+			bool up = dcc_floor_raise(fl, delay_us,
+					swift_floor_lift_us(&f->s, p, end_us) /
+					dcc_max_u32(sm->end_div, 1),
 					now / 1000);
+
+			sm->raises += up;
+			/* A false end: the first that raises the floor. */
+			if (up && sm->false_end_ns && now >= sm->false_end_ns) {
+				sm->bd.peak = sm->bd.var;
+				sm->false_end_ns = 0;
+			}
+		} else if (!sm->no_noise && !sm->no_raise && !sm->no_follow) {
+			bool rep;
+
+			dcc_floor_watch(fl, delay_us, dcc_bd_noise_us(&sm->bd),
+					noisy, noisy && starved, now / 1000,
+					&rep);
+			sm->follows += rep;
+		}
 	}
 	a = (struct swift_ack){
 		.now_us = now / 1000,
@@ -2534,6 +2603,7 @@ static void psim_ack(struct psim *sm, unsigned int i, u64 now, u64 sent_ns,
 		f->acked += num;
 		f->dsum += delay_us;
 		f->dn++;
+		sm->dhist[dcc_min_u32(delay_us / 100, PSIM_DHIST - 1)]++;
 	}
 	f->delivered += num;
 	if (swift_plb_sample(&f->s, &a, &above)) {
@@ -2776,14 +2846,17 @@ static double psim_bed(unsigned int n, const struct swift_params *p,
  *
  * Without scale_rtt_us (0), 4 flows: Jain 0.954, a flow gets nothing for
  * 250 ms; with it (50 us: the allowance times 5.4 here) 4 flows 0.9999 /
- * 0.94 of a fair share at worst, 8 flows 0.996 / 0.78.  The same with
- * receivers that delay a lone segment's ACK (on time, or 3 ms late).
+ * 0.94 of a fair share at worst, 8 flows 0.996 / 0.78 (with the
+ * sub-packet step of swift_ai() and ai 0.25: 0.9998 / 0.97 and 0.999 /
+ * 0.88).  The same with receivers that delay a lone segment's ACK (on
+ * time, or 3 ms late).
  *
- * 32 flows are not shared fairly yet (Jain 0.90-0.91, a flow at 0.02-0.13
- * of a fair share for 250 ms): their fair window is about 0.2 packet, a
- * receiver ACKs their segments in pairs, and one ACK below target adds
- * two whole packets (ai per packet acknowledged below one packet, as in
- * the paper): ten fair windows at once.  Asserted at 32: with delayed
+ * 32 flows are not shared fairly yet (Jain 0.93-0.97, before the
+ * sub-packet step of swift_ai() 0.90-0.92; a flow at 0.02-0.13 of a fair
+ * share for 250 ms): their fair window is about 0.2 packet, a receiver
+ * ACKs their segments in pairs, and one ACK below target adds a packet
+ * and more (two whole packets with the paper's step, ai per packet
+ * acknowledged): five fair windows at once.  Asserted at 32: with delayed
  * ACKs no flow is held at the floor by its receiver's timer (before the
  * delay floor and the 3/4 guard, 0.02 of a fair share).  Known open:
  * built with -DDCC_TEST_KNOWN_BUGS the whole criteria are asserted at 32.
@@ -2823,6 +2896,133 @@ static void test_psim_bed_fair(void **state)
 #endif
 			assert_true(jain >= 0.99);
 			assert_true(worst >= 0.5);
+		}
+	}
+}
+
+/*
+ * The issue's criteria on the test bed's dumbbell, as selftests/
+ * swift_fair.sh judges the VM: n bulk flows started within the first
+ * millisecond (start times drawn from seed), receivers delaying a lone
+ * segment's ACK (HZ=250), ACKs jittered by +-jitter_ns; 6 s, per-flow
+ * packets acknowledged in 0.5 s intervals.  .jain: Jain's index over the
+ * last 4 s; .worst: the smallest share (of the interval's total / n) a
+ * flow got in an interval after the first second; .util: the link's use
+ * over the last 4 s; .p99_us: the 99th percentile of the delay samples
+ * over them (20000: 20 ms or more); .wmin, .wmax: the smallest and
+ * largest window a flow had; .dmean: the flows' mean delay, us.
+ */
+struct psim_fair {
+	double jain, worst, util, p99_us, wmin, wmax, dmean;
+};
+
+static struct psim_fair psim_fair_run(unsigned int n,
+				      const struct swift_params *p,
+				      u64 jitter_ns, u64 seed)
+{
+	static struct psim sm;
+	static u64 last[PSIM_MAX_FLOWS], at2[PSIM_MAX_FLOWS];
+	const u64 slot = 500000000;	/* 0.5 s */
+	struct psim_fair r = { .worst = 1e9 };
+	double sum = 0, sum2 = 0, cnt = 0, acc = 0;
+	unsigned int i, k;
+
+	psim_on_bed(&sm, p, n);
+	sm.tick_ns = 4000000;
+	sm.jitter_ns = jitter_ns;
+	sm.rng.s = 0x22 + seed;
+	for (i = 0; i < n; i++)
+		sm.f[i].start_ns = rng_range(&sm.rng, 0, 1000000);
+	sm.measure_ns = 0;
+	sm.dur_ns = 0;
+	for (k = 0; k < 12; k++) {
+		double tot = 0;
+
+		for (i = 0; i < n; i++)
+			last[i] = sm.f[i].acked;
+		if (k == 4) {
+			memset(sm.dhist, 0, sizeof(sm.dhist));
+			memcpy(at2, last, sizeof(at2));
+		}
+		sm.dur_ns += slot;
+		psim_run_from(&sm, !k);
+		for (i = 0; i < n; i++)
+			tot += sm.f[i].acked - last[i];
+		for (i = 0; k >= 2 && i < n; i++)
+			r.worst = fmin(r.worst, (sm.f[i].acked - last[i]) /
+					       (tot / n));
+	}
+	for (i = 0; i < n; i++) {
+		double x = sm.f[i].acked - at2[i];
+
+		sum += x;
+		sum2 += x * x;
+	}
+	r.jain = sum * sum / (n * sum2);
+	r.util = sum * sm.svc_ns / 4e9;
+	r.wmin = 1e9;
+	for (i = 0; i < n; i++) {
+		r.wmin = fmin(r.wmin, PKTS(sm.f[i].min_cwnd_fx));
+		r.wmax = fmax(r.wmax, PKTS(sm.f[i].max_cwnd_fx));
+		r.dmean += sm.f[i].dsum / sm.f[i].dn / n;
+	}
+	for (k = 0; k < PSIM_DHIST; k++)
+		cnt += sm.dhist[k];
+	for (k = 0; k < PSIM_DHIST && acc < 0.99 * cnt; k++)
+		acc += sm.dhist[k];
+	r.p99_us = k * 100.0;
+	return r;
+}
+
+/*
+ * Issue 22's criteria in the model of the bed, four draws each (start
+ * times within the first millisecond, ACK jitter of 0 or +-20 us): Jain's
+ * index over the last 4 s >= 0.99 and no flow under half its fair share
+ * in any 0.5 s interval after the first second.
+ *
+ * Below one packet the paper adds ai per packet acknowledged: increase
+ * and decrease both proportional to the window, nothing pulls the
+ * windows together.  32 flows, before swift_ai()'s sub-packet step
+ * ai / sqrt(cwnd) (and ai 0.25): Jain 0.971-0.984; after it 0.989-0.992
+ * (asserted: 0.985).  100 flows (windows 0.03-0.1 packet) keep the
+ * paper's step of one packet per packet, and the link: 0.918-0.939
+ * before, 0.918-0.930 after (asserted: 0.915; the paper's step with ai
+ * 0.25, which a smaller step everywhere below one packet amounts to, gave
+ * 0.900-0.916).  4 and 8 flows meet the criteria either way here (the
+ * VM's 8 flows did not before, swift_fair.sh).  Known open: 32 flows
+ * still leave a flow at 0.15-0.23 of a fair share for 0.5 s (it is cut to
+ * the delay floor and its rare ACKs miss the queue's dips); built with
+ * -DDCC_TEST_KNOWN_BUGS the whole criteria are asserted at 32.
+ */
+static void test_psim_fair_issue(void **state)
+{
+	static const unsigned int counts[] = { 4, 8, 32, 100 };
+	struct swift_params p = default_params(true);
+	unsigned int i, s;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(counts); i++) {
+		unsigned int n = counts[i];
+
+		for (s = 0; s < 4; s++) {
+			struct psim_fair r = psim_fair_run(n, &p,
+							   s ? 20000 : 0, s);
+
+			print_message("# psim fair n=%u draw %u: jain %.4f, worst 0.5 s share %.2f, link %.3f, delay mean %.0f p99 %.0f us, windows %.3f-%.3f\n",
+				      n, s, r.jain, r.worst, r.util,
+				      r.dmean, r.p99_us, r.wmin, r.wmax);
+			if (n == 100) {
+				assert_true(r.util >= 0.915);
+				continue;
+			}
+#ifndef DCC_TEST_KNOWN_BUGS
+			if (n == 32) {
+				assert_true(r.jain >= 0.985);
+				continue;
+			}
+#endif
+			assert_true(r.jain >= 0.99);
+			assert_true(r.worst >= 0.5);
 		}
 	}
 }
@@ -2902,7 +3102,10 @@ static void test_psim_plb_signal(void **state)
  * congested rounds have lasted rehash_rounds targets, after
  * idle_rehash_rounds (3) rounds: within 0.3 s of the queue's onset.  The
  * same flow alone on the quiet path (its queue at its target) is never
- * due a repath in 200 ms.
+ * due a repath in 200 ms.  (With PLB's delay fraction pooled over rounds,
+ * dcc_plb_delay_ratio(), the third congested round comes one round later,
+ * 153 ms after the onset against 102, and the flow is then between two
+ * paced packets: the idle rule takes it, within the same bound.)
  */
 static void test_psim_plb_long(void **state)
 {
@@ -2921,6 +3124,11 @@ static void test_psim_plb_long(void **state)
 		      f->rounds, f->cong_rounds, f->due_ns ? "yes" : "no");
 	assert_true(f->rounds >= 10);
 	assert_int_equal(f->due_ns, 0);
+	/* Alone at its link it holds the queue at its target: a third of
+	 * its samples at or above it, which is no collision (64 of 211
+	 * rounds counted congested when rounds were judged one by one).
+	 */
+	assert_true(f->cong_rounds * 10 <= f->rounds);
 
 	onset = sm.dur_ns;
 	sm.base_ns += 50000000;		/* then 50 ms of another's queue */
@@ -2933,7 +3141,8 @@ static void test_psim_plb_long(void **state)
 		      (double)swift_cwnd_fx(&f->s) / DCC_FX_ONE);
 	assert_true(f->due_ns > onset);
 	assert_true(f->due_ns - onset <= 300000000);
-	assert_int_equal(f->due_verdict, DCC_PLB_REPATH_LONG);
+	assert_true(f->due_verdict == DCC_PLB_REPATH_LONG ||
+		    f->due_verdict == DCC_PLB_REPATH_IDLE);
 }
 
 /*
@@ -3062,6 +3271,8 @@ static void test_psim_floor_delack(void **state)
  * delay as without the estimate.
  */
 static struct swift_params psim_jitter_params;
+/* The last psim run's floors repaired (dcc_floor_watch()). */
+static u32 psim_follows;
 
 static double psim_jitter(u64 jitter_ns, bool no_noise, double *jain,
 			  double *delay_us)
@@ -3077,6 +3288,7 @@ static double psim_jitter(u64 jitter_ns, bool no_noise, double *jain,
 	sm.dur_ns = 3000000000ULL;	/* 3 s */
 	sm.measure_ns = 1000000000;	/* the last 2 s */
 	psim_run(&sm);
+	psim_follows = sm.follows;
 	*delay_us = 0;
 	for (i = 0; i < sm.n; i++) {
 		sum += sm.f[i].acked;
@@ -3102,8 +3314,9 @@ static double psim_jitter(u64 jitter_ns, bool no_noise, double *jain,
  * quiet part got, and in *mean_us its mean delay, in *raises the floor's
  * raises.
  */
-static double psim_noise_stops(u64 jitter_ns, u64 seed, bool no_raise,
-			       double *mean_us, u32 *raises)
+
+static double psim_noise_stops_div(u64 jitter_ns, u64 seed, bool no_raise,
+				   u32 end_div, double *mean_us, u32 *raises)
 {
 	static struct psim sm;
 	double sum = 0, dsum = 0, dn = 0;
@@ -3112,6 +3325,7 @@ static double psim_noise_stops(u64 jitter_ns, u64 seed, bool no_raise,
 	psim_on_bed(&sm, &psim_jitter_params, 4);
 	sm.jitter_ns = jitter_ns;
 	sm.no_raise = no_raise;
+	sm.end_div = end_div;
 	sm.rng.s = seed;
 	sm.dur_ns = 1000000000ULL;	/* 1 s of noise */
 	sm.measure_ns = ~0ULL;
@@ -3127,45 +3341,161 @@ static double psim_noise_stops(u64 jitter_ns, u64 seed, bool no_raise,
 	}
 	*mean_us = dn ? dsum / dn : 0;
 	*raises = sm.raises;
+	psim_follows = sm.follows;
 	return sum * sm.svc_ns / (double)(sm.dur_ns - sm.measure_ns);
+}
+
+static double psim_noise_stops(u64 jitter_ns, u64 seed, bool no_raise,
+			       double *mean_us, u32 *raises)
+{
+	return psim_noise_stops_div(jitter_ns, seed, no_raise, 1, mean_us,
+				    raises);
+}
+
+/*
+ * The reference of the noise-stop tests: the share of the link and the
+ * mean delay (*d0) of the quiet part on a path that was never noisy, at
+ * the shipped defaults with jitter.
+ */
+static double psim_never_noisy(double *d0, u32 *raises)
+{
+	psim_jitter_params = default_params(true);
+	return psim_noise_stops(0, 0x2500, false, d0, raises);
 }
 
 /*
  * Over eight draws each of 300 and 500 us, the quiet path keeps >= 95 %
- * of the link, with a mean delay no more than 10 % above a path that was
- * never noisy (the floor is not raised above the base, into the queue).
- * Raised by the base's lift alone (the noise's excess over the
+ * of what a path that was never noisy gets (0.996 of the link), with a
+ * mean delay no more than 10 % above that path's (the floor is not
+ * raised above the base, into the queue).  With the paper's step (ai 1):
+ * raised by the base's lift alone (the noise's excess over the
  * allowance, swift_set_base()), the floor stayed in the noise's low tail:
  * 0.77-0.96 of the link at 300 us, 0.90-0.99 at 500 us; raised to the
- * noise's centre (swift_floor_lift_us()), 0.97-1.00 and 0.99-1.00.
+ * noise's centre (swift_floor_lift_us()), 0.97-1.00 and 0.99-1.00.  With
+ * swift_ai()'s sub-packet step and ai 0.25 (the defaults), raised to the
+ * centre: 0.947-0.985 and 0.968-0.986, the mean delay 704-746 us against
+ * 773 us never noisy (the floor still a little below the path at 300 us,
+ * and the smaller step refills the queue's dips more slowly); not raised
+ * 0.276.  With the floor then following the lowest quiet sample since
+ * the end (the first rule after the end's raise): 0.996-0.997, mean
+ * delay 773-777 us; with the repair from a quiet stretch
+ * (dcc_floor_watch()) 0.996-0.997, 772-776 us.  The end's raise or the
+ * repair, at least one, on every draw.
  */
 static void test_psim_noise_stops(void **state)
 {
 	static const u64 js[] = { 300000, 500000 };
-	double quiet, d0, d, worst = 1, dmax = 0;
+	double quiet, q0, d0, d, worst = 1, dmax = 0;
 	unsigned int k, n;
 	u32 raises;
 
 	(void)state;
-	psim_jitter_params = default_params(true);
-	psim_noise_stops(0, 0x2500, false, &d0, &raises);
+	q0 = psim_never_noisy(&d0, &raises);
 	assert_int_equal(raises, 0);
+	assert_int_equal(psim_follows, 0);
 	for (k = 0; k < ARRAY_SIZE(js); k++) {
 		for (n = 0; n < 8; n++) {
 			quiet = psim_noise_stops(js[k], 0x2500 + n, false, &d,
 						 &raises);
-			print_message("# psim noise stops: %llu us, draw %u: quiet link %.3f, mean delay %.0f us (never noisy %.0f), %u raises\n",
+			print_message("# psim noise stops: %llu us, draw %u: quiet link %.3f, mean delay %.0f us (never noisy %.0f), %u raises, %u after\n",
 				      (unsigned long long)(js[k] / 1000), n,
-				      quiet, d, d0, raises);
+				      quiet, d, d0, raises, psim_follows);
 			worst = quiet < worst ? quiet : worst;
 			dmax = d > dmax ? d : dmax;
-			assert_true(raises >= 1);
+			assert_true(raises + psim_follows >= 1);
 		}
 	}
 	quiet = psim_noise_stops(500000, 0x2500, true, &d, &raises);
-	print_message("# psim noise stops: worst quiet link %.3f, mean delay up to %.0f us; not raised %.3f (%.0f us)\n",
-		      worst, dmax, quiet, d);
-	assert_true(worst >= 0.95);
+	print_message("# psim noise stops: worst quiet link %.3f, mean delay up to %.0f us (never noisy %.3f, %.0f us); not raised %.3f (%.0f us)\n",
+		      worst, dmax, q0, d0, quiet, d);
+	assert_true(worst >= 0.95 * q0);
+	assert_true(quiet < 0.5 * q0);
+	assert_true(dmax <= 1.1 * d0);
+}
+
+/*
+ * The width read low at the noise's end (the VM bed: a 500 us cell's end
+ * read so low that the floor, raised to the centre it gave, sat at 133 us
+ * against a 272 us path two seconds later): here the raise it gives
+ * divided by 2, 4 and 8, over four draws of 500 us.  The floor still
+ * reaches the path (dcc_floor_watch()): the quiet part keeps >= 95 % of
+ * a never-noisy path's share, its mean delay no more than 10 % above.
+ * Before (the end's raise alone): 0.869-0.877, 0.850-0.854 and
+ * 0.497-0.545 of the link; after 0.996-0.997.
+ */
+static void test_psim_noise_stops_low_width(void **state)
+{
+	static const u32 divs[] = { 2, 4, 8 };
+	double quiet, q0, d0, d, worst = 1, dmax = 0;
+	unsigned int k, n;
+	u32 raises;
+
+	(void)state;
+	q0 = psim_never_noisy(&d0, &raises);
+	for (k = 0; k < ARRAY_SIZE(divs); k++) {
+		for (n = 0; n < 4; n++) {
+			quiet = psim_noise_stops_div(500000, 0x2500 + n, false,
+						     divs[k], &d, &raises);
+			print_message("# psim noise stops, width read / %u, draw %u: quiet link %.3f, mean delay %.0f us (never noisy %.3f, %.0f us), %u raises, %u after\n",
+				      divs[k], n, quiet, d, q0, d0, raises,
+				      psim_follows);
+			worst = quiet < worst ? quiet : worst;
+			dmax = d > dmax ? d : dmax;
+		}
+	}
+	assert_true(worst >= 0.95 * q0);
+	assert_true(dmax <= 1.1 * d0);
+}
+
+/*
+ * The VM bed's second boot, replayed: 500 us of ACK jitter for 1 s, a
+ * false end 0.2 s before the noise stops (the floor raised to the
+ * centre of the width the envelope holds), the noise's low tail after it
+ * (the floor and the lowest sample since the raise back at the tail),
+ * and no end seen when the noise stops.  On the bed: the base 23 us
+ * against a 272 us path, the quiet part at 1.5 Mbit/s.  The quiet part
+ * must keep >= 95 % of a never-noisy path's share, its mean delay no
+ * more than 10 % above, over four draws.
+ */
+static void test_psim_noise_stops_missed_end(void **state)
+{
+	double quiet, q0, d0, d, worst = 1, dmax = 0;
+	static struct psim sm;
+	unsigned int n, i;
+	u32 raises;
+
+	(void)state;
+	q0 = psim_never_noisy(&d0, &raises);
+	for (n = 0; n < 4; n++) {
+		double sum = 0, dsum = 0, dn = 0;
+
+		psim_on_bed(&sm, &psim_jitter_params, 4);
+		sm.jitter_ns = 500000;
+		sm.rng.s = 0x2500 + n;
+		sm.false_end_ns = 800000000ULL;
+		sm.no_end_ns = 800000000ULL;
+		sm.dur_ns = 1000000000ULL;
+		sm.measure_ns = ~0ULL;
+		psim_run_from(&sm, true);
+		sm.jitter_ns = 0;
+		sm.measure_ns = sm.dur_ns + 500000000ULL;
+		sm.dur_ns += 2500000000ULL;
+		psim_run_from(&sm, false);
+		for (i = 0; i < sm.n; i++) {
+			sum += sm.f[i].acked;
+			dsum += sm.f[i].dsum;
+			dn += sm.f[i].dn;
+		}
+		quiet = sum * sm.svc_ns / (double)(sm.dur_ns - sm.measure_ns);
+		d = dn ? dsum / dn : 0;
+		print_message("# psim missed end, draw %u: quiet link %.3f, mean delay %.0f us (never noisy %.3f, %.0f us), floor %u us, %u raises, %u after\n",
+			      n, quiet, d, q0, d0, sm.floor.min_us, sm.raises,
+			      sm.follows);
+		assert_true(sm.raises >= 1);
+		worst = quiet < worst ? quiet : worst;
+		dmax = d > dmax ? d : dmax;
+	}
+	assert_true(worst >= 0.95 * q0);
 	assert_true(dmax <= 1.1 * d0);
 }
 
@@ -3174,6 +3504,7 @@ static void test_psim_jitter(void **state)
 	static const u64 js[] = { 0, 100000, 200000, 300000 };
 	double util, jain, d, d0 = 0;
 	unsigned int k;
+	u32 reps;
 
 	(void)state;
 	psim_jitter_params = default_params(true);
@@ -3181,10 +3512,11 @@ static void test_psim_jitter(void **state)
 		double bu, bj, bd;
 
 		util = psim_jitter(js[k], false, &jain, &d);
+		reps = psim_follows;
 		bu = psim_jitter(js[k], true, &bj, &bd);
-		print_message("# psim jitter %llu us: link %.3f (noise not measured %.3f), Jain %.3f (%.3f), mean delay %.0f us (%.0f)\n",
+		print_message("# psim jitter %llu us: link %.3f (noise not measured %.3f), Jain %.3f (%.3f), mean delay %.0f us (%.0f), floors repaired %u\n",
 			      (unsigned long long)(js[k] / 1000), util, bu,
-			      jain, bj, d, bd);
+			      jain, bj, d, bd, reps);
 		if (!k) {
 			d0 = d;
 			assert_near(d, bd, 0.01 * bd);
@@ -3202,6 +3534,32 @@ static void test_psim_jitter(void **state)
 /* The app-limited judgement: TCP's window from two packets up, below it
  * the rate sample's.
  */
+/*
+ * swift_floor_noisy(): a floor raised at a noise's end and not repaired
+ * since, or taken under noise wider than the allowance; the VM bed's
+ * in-order jitter read about 130 us wide against a 23 us base's 127 us.
+ */
+static void test_floor_noisy(void **state)
+{
+	struct swift_params p = default_params(true);
+	struct swift_state s;
+
+	(void)state;
+	init_state(&s, &p, FX_OF(0.005), DEFAULT_HOPS, 0);
+	s.base_rtt_us = 23;
+	assert_false(swift_floor_noisy(&s, &p, 120, false, false));
+	assert_true(swift_floor_noisy(&s, &p, 120, true, false));
+	assert_false(swift_floor_noisy(&s, &p, 120, true, true));
+	assert_true(swift_floor_noisy(&s, &p, 140, false, true));
+	/* A quiet path's base: the allowance holds the queue's moves. */
+	s.base_rtt_us = 272;
+	assert_false(swift_floor_noisy(&s, &p, 360, false, false));
+	/* Starved: the stretch's lowest sample above the target. */
+	s.base_rtt_us = 23;
+	assert_true(swift_floor_starved(&s, &p, 275));
+	assert_false(swift_floor_starved(&s, &p, 100));
+}
+
 static void test_app_limited_paced(void **state)
 {
 	struct swift_params p = default_params(false);
@@ -3262,13 +3620,17 @@ int main(void)
 		cmocka_unit_test(test_sim_rel_minrtt),
 		cmocka_unit_test(test_sim_rel_minrtt_latecomer),
 		cmocka_unit_test(test_app_limited_paced),
+		cmocka_unit_test(test_floor_noisy),
 		cmocka_unit_test(test_psim_floor_climbs),
 		cmocka_unit_test(test_psim_bed_fair),
+		cmocka_unit_test(test_psim_fair_issue),
 		cmocka_unit_test(test_psim_floor_delack),
 		cmocka_unit_test(test_psim_plb_signal),
 		cmocka_unit_test(test_psim_plb_long),
 		cmocka_unit_test(test_psim_jitter),
 		cmocka_unit_test(test_psim_noise_stops),
+		cmocka_unit_test(test_psim_noise_stops_low_width),
+		cmocka_unit_test(test_psim_noise_stops_missed_end),
 		cmocka_unit_test(test_rto_reset_floor),
 		cmocka_unit_test(test_psim_rtt_fair),
 	};

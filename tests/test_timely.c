@@ -1683,6 +1683,162 @@ static void test_window_start(void **state)
 	assert_int_equal(timely_start_cwnd(&s, 0, iw), 0);
 }
 
+/*
+ * The glue's end of the noise (tcp_timely.c: dcc_noise_sample() with the
+ * gate of the destination's floor floor_us before the sample).
+ */
+static u32 glue_end(struct dcc_bd *bd, u32 floor_us)
+{
+	return dcc_bd_end_held(bd, timely_noise_gate_us(floor_us));
+}
+
+/*
+ * One sample of a destination's floor and noise, the glue's order
+ * (dcc_noise_sample(), then dcc_floor_sample()): the noise's end is
+ * judged against the floor before the sample, the floor folds the sample
+ * in, then is raised by lift(floor, width) when the noise stopped with
+ * it.  Returns true when the floor was raised.
+ */
+static bool floor_noise_feed(struct dcc_floor *fl, struct dcc_bd *bd,
+			     u32 key, u64 t, u32 d, bool lift)
+{
+	u32 f = dcc_floor_of(fl, key), end;
+
+	dcc_bd_sample(bd, d);
+	end = glue_end(bd, f);
+	dcc_floor_update_key(fl, 10000000, key, d, false, t);
+	return lift && end &&
+	       dcc_floor_raise(fl, d, timely_floor_lift_us(f, end), t);
+}
+
+/*
+ * The floor after ACK-path noise stops, on the VM bed's scale (278 us,
+ * uniform +-200 us): taken under the noise it sits in the noise's low
+ * tail (85-93 us in the VM), and T_low and T_high (1.5 and 3 times it)
+ * with it, so the quiet path read as a standing queue (3 f < 278 us).
+ * When the noise stops the floor is raised to its centre, capped by the
+ * quiet sample: back near the path within the quiet samples that follow
+ * (eight draws, however the noise's false ends fell before it stopped);
+ * not raised (lift 0, as before), it stayed in the tail for its 10 s
+ * window.  A queue that moves by a packet (120 us) at a time never lifts
+ * the floor above its lowest sample.
+ */
+static void test_floor_noise_end(void **state)
+{
+	const u32 key = 7;
+	int lift, seed;
+
+	(void)state;
+	for (seed = 0; seed < 8; seed++) {
+		for (lift = 0; lift <= 1; lift++) {
+			struct test_rng r = { 5 + seed };
+			struct dcc_floor fl = { 0 };
+			struct dcc_bd bd = { 0 };
+			u64 t = 1000000;
+			int i;
+
+			for (i = 0; i < 4000 + seed * 500; i++)
+				floor_noise_feed(&fl, &bd, key, t += 50,
+						 78 + (u32)rng_range(&r, 0, 400),
+						 lift);
+			assert_true(dcc_floor_of(&fl, key) < 120);
+			for (i = 0; i < 2000; i++)
+				floor_noise_feed(&fl, &bd, key, t += 50, 278,
+						 lift);
+			if (lift)
+				assert_in_range(dcc_floor_of(&fl, key), 250,
+						278);
+			else
+				assert_true(dcc_floor_of(&fl, key) < 120);
+		}
+	}
+	{
+		struct test_rng r = { 9 };
+		struct dcc_floor fl = { 0 };
+		struct dcc_bd bd = { 0 };
+		u64 t = 1000000;
+		u32 q = 600;
+		int i;
+
+		for (i = 0; i < 20000; i++) {
+			u64 k = rng_range(&r, 0, 3);
+
+			if (k == 0 && q >= 120)
+				q -= 120;
+			else if (k == 1 && q < 1200)
+				q += 120;
+			floor_noise_feed(&fl, &bd, key, t += 50, 278 + q, true);
+		}
+		assert_int_equal(dcc_floor_of(&fl, key), 278);
+	}
+}
+
+/*
+ * Timely's own queue on a quiet path, as the destination's noise table
+ * sees it on the VM bed at J = 0 (4 patched flows, every ACK's engine
+ * RTT, about 4000 a second; traced): the path's 294 us with a few
+ * samples a packet or two above it, then every 40-150 ms a queue that
+ * builds to 1.5-2.2 ms within 60-100 samples and drains as fast, each
+ * flow's ACKs of one burst 150-250 us apart (its own packets queued
+ * behind each other) and the four flows' bursts interleaved.  Those
+ * swings read as noise up to 490 us wide (the floor's 1.8 times) that
+ * stops when the queue drains: 110 ends in a 6 s cell, and the floor
+ * raised on 93-115 of them.  The model's cycles come closer together
+ * than the bed's: at least as wide as the floor for up to 746 samples in
+ * a row (the bed: 196), and 47 raises in 120 cycles with every end
+ * counted (dcc_bd_end(), before the gate).  Noise must have been at least
+ * as wide as the floor for DCC_BD_HELD_MIN samples in a row before its
+ * end raises the floor (timely_noise_gate_us()): no raise here, and the
+ * floor stays at the path.
+ */
+static void test_floor_quiet_queue(void **state)
+{
+	const u32 key = 7, base = 294;
+	struct test_rng r = { 0x25 };
+	struct dcc_floor fl = { 0 };
+	struct dcc_bd bd = { 0 };
+	u32 raises = 0, widest = 0, run = 0, maxrun = 0;
+	u64 t = 1000000;
+	int c, i;
+
+	(void)state;
+	for (c = 0; c < 120; c++) {
+		int idle = 50 + (int)rng_range(&r, 0, 250);
+		int ramp = 60 + (int)rng_range(&r, 0, 40);
+		u32 top = 1500 + (u32)rng_range(&r, 0, 700);
+
+		for (i = 0; i < idle; i++) {
+			u32 d = base;
+
+			if (rng_range(&r, 0, 5) == 0)
+				d += (u32)rng_range(&r, 0, 150);
+			raises += floor_noise_feed(&fl, &bd, key, t += 250, d,
+						   true);
+			run = dcc_bd_noise_us(&bd) >= base ? run + 1 : 0;
+			maxrun = dcc_max_u32(maxrun, run);
+		}
+		for (i = 0; i < 2 * ramp; i++) {
+			u32 q = (u32)((u64)top * (i < ramp ? i : 2 * ramp - i) /
+				      ramp);
+			u32 burst = 80 + (u32)rng_range(&r, 0, 60);
+			u32 d = base + q / 2 + (u32)(i % 4) * burst;
+
+			raises += floor_noise_feed(&fl, &bd, key, t += 250, d,
+						   true);
+			widest = dcc_max_u32(widest, dcc_bd_noise_us(&bd));
+			run = dcc_bd_noise_us(&bd) >= base ? run + 1 : 0;
+			maxrun = dcc_max_u32(maxrun, run);
+		}
+	}
+	print_message("# quiet queue: widest %u us, at least the floor's width for %u samples in a row, %u raises\n",
+		      widest, maxrun, raises);
+	/* Wider than the floor, and for longer than on the bed (196). */
+	assert_true(widest > base);
+	assert_true(maxrun > 500 && maxrun < DCC_BD_HELD_MIN);
+	assert_int_equal(raises, 0);
+	assert_int_equal(dcc_floor_of(&fl, key), base);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1711,6 +1867,8 @@ int main(void)
 		cmocka_unit_test(test_calib_self_limited),
 		cmocka_unit_test(test_calib_base_window),
 		cmocka_unit_test(test_calib_dest_floor),
+		cmocka_unit_test(test_floor_noise_end),
+		cmocka_unit_test(test_floor_quiet_queue),
 		cmocka_unit_test(test_bed_utilization),
 		cmocka_unit_test(test_loss_cut_undo),
 		cmocka_unit_test(test_window_rtt_no_srtt),

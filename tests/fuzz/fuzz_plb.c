@@ -14,8 +14,9 @@
  *
  * Invariants after every event:
  *  - cong_samples <= samples; a round ends only for a packet sent after
- *    it began, then the counts restart at the current ones and its
- *    fraction is -1 (no signal) or in [0, 256];
+ *    it began, then the counts restart at the current ones, the delay
+ *    pool keeps three quarters, and its fraction is -1 (no signal: no
+ *    delay sample in the round without ECN) or in [0, 256];
  *  - the congested-round count is reset by an uncongested round, grows by
  *    one per congested round up to min(rehash_rounds, 31), never above 31;
  *  - a repath verdict has its cause (forced: rehash_rounds reached; idle:
@@ -154,8 +155,12 @@ static void check_rehash(struct sim *x)
 	default:
 		FZ_CHECK(f, 0, "verdict %d", v);
 	}
-	if (v != DCC_PLB_NONE && v != DCC_PLB_PAUSED)
+	if (v != DCC_PLB_NONE && v != DCC_PLB_PAUSED) {
+		FZ_CHECK(f, !x->s.samples && !x->s.cong_samples &&
+			 !(x->s.flags & DCC_PLB_F_SAMPLED),
+			 "delay pool kept across a repath");
 		repath(x, depth);
+	}
 }
 
 /* An ACK: dcc_plb_link_ack(), then update_state and check_rehash. */
@@ -170,7 +175,7 @@ static void ev_ack(struct sim *x)
 	u32 prior, old_round = x->s.round_delivered, pkts, ce_pkts;
 	u32 old_ce_round = x->s.round_delivered_ce;
 	u16 samples = x->s.samples, cong = x->s.cong_samples;
-	bool ended, was_cong;
+	bool ended, was_cong, sampled;
 	u32 weight;
 	u8 old, old_refs;
 	int ratio = -2;
@@ -188,6 +193,7 @@ static void ev_ack(struct sim *x)
 	}
 	samples = x->s.samples;
 	cong = x->s.cong_samples;
+	sampled = x->s.flags & DCC_PLB_F_SAMPLED;
 	if (!d)
 		return;		/* rs->delivered <= 0 */
 	/* The acked packet left when delivered was 'back' lower. */
@@ -216,12 +222,16 @@ static void ev_ack(struct sim *x)
 						      DCC_PLB_SCALE),
 			 "ECN ratio %d from %u/%u", ratio, ce_pkts, pkts);
 	else
-		FZ_CHECK(f, samples ? ratio == cong * DCC_PLB_SCALE / samples :
-			 ratio == -1, "delay ratio %d from %u/%u", ratio, cong,
-			 samples);
+		FZ_CHECK(f, sampled && samples ?
+			 ratio == cong * DCC_PLB_SCALE / samples :
+			 ratio == -1, "delay ratio %d from %u/%u (sampled %d)",
+			 ratio, cong, samples, sampled);
+	/* The delay pool keeps three quarters, the round restarts. */
 	FZ_CHECK(f, x->s.round_delivered == x->delivered &&
 		 x->s.round_delivered_ce == x->delivered_ce &&
-		 !x->s.samples && !x->s.cong_samples, "round not restarted");
+		 x->s.samples == samples - (samples >> DCC_PLB_POOL_SHIFT) &&
+		 x->s.cong_samples == cong - (cong >> DCC_PLB_POOL_SHIFT) &&
+		 !(x->s.flags & DCC_PLB_F_SAMPLED), "round not restarted");
 
 	old = x->s.consec_cong_rounds;
 	old_refs = x->s.ref_rounds;
@@ -268,6 +278,8 @@ static void ev_rto(struct sim *x)
 	FZ_CHECK(f, !x->s.consec_cong_rounds, "count kept over an RTO");
 	FZ_CHECK(f, !x->s.best_txhash && !(x->s.flags & DCC_PLB_F_BEST_MASK),
 		 "path memory kept over an RTO");
+	FZ_CHECK(f, !x->s.samples && !(x->s.flags & DCC_PLB_F_SAMPLED),
+		 "delay pool kept over an RTO");
 	x->label = fz_u32(f) | 1;	/* tcp_write_timeout() rehashed */
 	if (!pause)
 		FZ_CHECK(f, !x->s.pause_until, "pause of 0 pauses");

@@ -32,6 +32,8 @@
  *    target, the flow-scaling term <= its range, and neither grows with
  *    the window.
  */
+#include <math.h>
+
 #include "fuzz.h"
 
 #include "dcc_pacing.h"
@@ -46,7 +48,7 @@ enum {
 };
 
 static const struct fz_param swift_tab[P_NUM] = {
-	[P_AI]		= { "ai_mpkt", 1, 1000000, 1000 },
+	[P_AI]		= { "ai_mpkt", 1, 1000000, 250 },
 	[P_BETA]	= { "md_beta_permille", 1, 1000, 800 },
 	[P_MAX_MDF]	= { "max_mdf_permille", 1, 999, 500 },
 	[P_MIN_CWND]	= { "min_cwnd_mpkt", 1, 1000000, 1 },
@@ -129,6 +131,7 @@ struct ai_run {
 	u32 seen_fx;		/* window after the last increase tracked */
 	u32 acks;
 	double owed, got;	/* fixed-point units */
+	double slack;		/* the sub-packet steps' integer error */
 };
 
 struct conn {
@@ -161,6 +164,7 @@ static void ai_restart(struct ai_run *r, u32 cwnd_fx)
 	r->acks = 0;
 	r->owed = 0;
 	r->got = 0;
+	r->slack = 0;
 }
 
 static void ai_track(struct sim *x, struct ai_run *r, u32 old, u32 now_fx,
@@ -174,14 +178,24 @@ static void ai_track(struct sim *x, struct ai_run *r, u32 old, u32 now_fx,
 		ai_restart(r, now_fx);
 		return;
 	}
-	step = old >= DCC_FX_ONE ? x->p.ai_fx * n * DCC_FX_ONE / old :
-				   x->p.ai_fx * n;
+	if (old >= DCC_FX_ONE) {
+		step = x->p.ai_fx * n * DCC_FX_ONE / old;
+	} else {
+		/*
+		 * swift_ai(): ai / sqrt(cwnd) per packet, at most one packet.
+		 * Its integer inverse root (dcc_fx_inv_sqrt()) is within
+		 * 1e-3 of the exact one, and the step is truncated to a unit.
+		 */
+		step = fmin(x->p.ai_fx * sqrt((double)DCC_FX_ONE / old),
+			    DCC_FX_ONE) * n;
+		r->slack += step * 1e-3 + n;
+	}
 	r->owed += step;
 	r->got += (double)now_fx - old;
 	r->acks++;
 	r->seen_fx = now_fx;
-	FZ_CHECK(f, r->got > r->owed - 1.0 - r->acks / 65536.0 &&
-		 r->got < r->owed + 1.0,
+	FZ_CHECK(f, r->got > r->owed - 1.0 - r->acks / 65536.0 - r->slack &&
+		 r->got < r->owed + 1.0 + r->slack,
 		 "additive increase off: grew %.3f units, exact %.3f, over %u ACKs (window %u, ai_fx %u)",
 		 r->got, r->owed, r->acks, now_fx, x->p.ai_fx);
 }
@@ -339,6 +353,52 @@ static void ev_ack(struct sim *x, struct conn *c)
 					swift_floor_lift_us(&c->s, &x->p,
 							    end_us),
 					a.now_us);
+		else {
+			struct dcc_floor was = x->floor;
+			u32 w = dcc_bd_noise_us(&c->bd);
+			bool noisy = fz_u8(f) == 0 ||
+				     swift_floor_noisy(&c->s, &x->p,
+						       4 * (u32)was.wide_4us,
+						       was.raised,
+						       was.repaired);
+			bool go = fz_u8(f) == 0 ||
+				  swift_floor_starved(&c->s, &x->p,
+						      was.quiet_us ?
+						      dcc_min_u32(was.quiet_us,
+								  a.delay_us) :
+						      a.delay_us);
+			bool rep;
+
+			if (fz_u8(f) == 0)
+				w = fz_u32_edge(f);
+			dcc_floor_watch(&x->floor, a.delay_us, w, noisy, go,
+					a.now_us, &rep);
+			/* A repair: to the stretch's lowest sample at most,
+			 * at most the widest noise above the floor, never
+			 * down.
+			 */
+			if (rep) {
+				u32 lo = was.quiet_us ?
+					 dcc_min_u32(was.quiet_us, a.delay_us) :
+					 a.delay_us;
+
+				FZ_CHECK(f, x->floor.min_us <= lo,
+					 "repaired floor %u above the stretch's lowest sample %u",
+					 x->floor.min_us, lo);
+				FZ_CHECK(f, (u64)x->floor.min_us <=
+					 (u64)was.min_us +
+					 DCC_FLOOR_WIDE_MUL * 4 * 255,
+					 "repaired floor %u more than the widest noise above %u",
+					 x->floor.min_us, was.min_us);
+				FZ_CHECK(f, x->floor.min_us > was.min_us,
+					 "repair lowered the floor %u -> %u",
+					 was.min_us, x->floor.min_us);
+			}
+			/* The stretch's lowest sample is a sample's. */
+			FZ_CHECK(f, !x->floor.quiet_n || x->floor.quiet_us,
+				 "a quiet stretch of %u samples without its lowest",
+				 x->floor.quiet_n);
+		}
 	}
 	a.floor_us = x->floor.min_us;
 	a.floor_raised = x->floor.raised;
