@@ -290,9 +290,15 @@ static void dcqcn_params_now(const struct sock *sk,
  * must have shown.  Loss cuts keep the smaller of the two (a rate-based
  * sender flooding a drop-tail queue delivers less than it sends).
  */
+/* The RTT the flight's rate is taken over: the latest sample, or srtt. */
+static u32 dcqcn_achieved_rtt(const struct tcp_sock *tp)
+{
+	return tp->rack.rtt_us ? tp->rack.rtt_us : dcc_srtt_us(tp);
+}
+
 static u64 dcqcn_achieved(const struct tcp_sock *tp, bool flight)
 {
-	u32 rtt = tp->rack.rtt_us ? tp->rack.rtt_us : dcc_srtt_us(tp);
+	u32 rtt = dcqcn_achieved_rtt(tp);
 	u64 r = 0, f;
 
 	if (tp->rate_interval_us && tp->rate_delivered)
@@ -559,11 +565,12 @@ static void dcqcn_cong_control(DCC_CONG_CONTROL_ARGS)
  */
 static void dcqcn_loss(struct sock *sk, enum dcqcn_reason reason)
 {
+	struct tcp_sock *tp = tcp_sk(sk);
 	struct dcqcn *ca = inet_csk_ca(sk);
 	const struct dcqcn_gparams *g;
 	struct dcqcn_events ev = { 0 };
 	struct dcqcn_params p;
-	u64 old_rate;
+	u64 old_rate, achieved;
 
 	rcu_read_lock();
 	g = dcc_param_block_get(&dcqcn_pb);
@@ -571,9 +578,13 @@ static void dcqcn_loss(struct sock *sk, enum dcqcn_reason reason)
 	old_rate = ca->s.rate_c_bytes_ps;
 	dcqcn_params_now(sk, g, &p);
 	rcu_read_unlock();
-	dcqcn_settle(&ca->s, &p, dcqcn_achieved(tcp_sk(sk), true));
-	dcqcn_loss_cut(&ca->s, &p, tcp_sk(sk)->tcp_mstamp, &ev);
-	dcqcn_lw_cut(&ca->s, tcp_packets_in_flight(tcp_sk(sk)));
+	achieved = dcqcn_achieved(tp, true);
+	dcqcn_settle(&ca->s, &p, achieved);
+	dcqcn_loss_cut(&ca->s, &p, tp->tcp_mstamp, &ev);
+	/* Half the flight, or of what the path carries if that is less. */
+	dcqcn_lw_cut(&ca->s, dcqcn_loss_flight(tcp_packets_in_flight(tp),
+					       achieved, dcqcn_achieved_rtt(tp),
+					       tp->mss_cache));
 	dcqcn_count_events(sk, &ev);
 	dcqcn_count(sk, reason == DCQCN_R_RTO ? DCQCN_MIB_RTO_CUT :
 						DCQCN_MIB_RECOVERY_CUT, 1);

@@ -1260,6 +1260,40 @@ static void test_notify_window(void **state)
 	assert_int_equal(s.loss_cwnd_fx, DCQCN_LW_MAX);
 }
 
+/*
+ * A loss's bound starts from what the path carries in an RTT when the
+ * flight is larger: slow start's overshoot into the bench's 1000-packet
+ * FIFO (100 Mbit/s, 120 ms RTT with the queue full, 1986 packets in
+ * flight at the first loss, half of them beyond the path) gives a bound
+ * of half the path, ~518 packets, not 993, which held that queue full
+ * (see dcqcn_loss_flight()).
+ */
+static void test_loss_flight(void **state)
+{
+	struct dcqcn_params p = ref_params();
+	struct dcqcn_state s;
+	u32 path = (u32)(LINE_100M / 1000 * 120000 / (1448 * 1000));
+
+	(void)state;
+	dcqcn_state_init(&s, &p, LINE_100M, 0);
+	dcqcn_lw_cut(&s, dcqcn_loss_flight(1986, LINE_100M, 120000, 1448));
+	assert_int_equal(dcqcn_lw_pkts(&s), path / 2);
+	assert_true(dcqcn_lw_pkts(&s) >= 500 && dcqcn_lw_pkts(&s) <= 520);
+	/* Congestion avoidance: flight and path agree (to a packet). */
+	assert_true(dcqcn_loss_flight(500, 500ULL * 1448 * 1000000 / 60000,
+				      60000, 1448) >= 499);
+	assert_int_equal(dcqcn_loss_flight(40, LINE_100M, 120000, 1448), 40);
+	/* Unknown rate, RTT or mss: the flight. */
+	assert_int_equal(dcqcn_loss_flight(1986, 0, 120000, 1448), 1986);
+	assert_int_equal(dcqcn_loss_flight(1986, LINE_100M, 0, 1448), 1986);
+	assert_int_equal(dcqcn_loss_flight(1986, LINE_100M, 120000, 0), 1986);
+	/* Extremes: no overflow, at least one packet, at most the flight. */
+	assert_int_equal(dcqcn_loss_flight(DCC_U32_MAX, ~0ULL, DCC_U32_MAX, 1),
+			 DCC_U32_MAX);
+	assert_int_equal(dcqcn_loss_flight(7, 1, 1, DCC_U32_MAX), 1);
+	assert_int_equal(dcqcn_loss_flight(0, LINE_100M, 120000, 1448), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1290,6 +1324,7 @@ int main(void)
 		cmocka_unit_test(test_delivery_rate),
 		cmocka_unit_test(test_recovery_cwnd),
 		cmocka_unit_test(test_notify_window),
+		cmocka_unit_test(test_loss_flight),
 	};
 
 	return cmocka_run_group_tests_name("dcc_dcqcn", tests, NULL, NULL);

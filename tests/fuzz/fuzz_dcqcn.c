@@ -439,6 +439,11 @@ static void ev_cut(struct sim *x, bool loss)
 			 s->loss_cwnd_fx <= DCQCN_LW_MAX,
 			 "loss window %u -> %u", w, dcqcn_lw_pkts(s));
 		fz_recovery_cwnd(f, acked, w);
+		/* The flight a loss starts from: never above it, >= 1. */
+		w = dcqcn_loss_flight(fl, (u64)acked << 9, acked, w);
+		FZ_CHECK(f, w <= fl && (w >= 1 || !fl) &&
+			 (acked || w == fl),
+			 "loss flight %u from flight %u", w, fl);
 	} else {
 		u32 fl = fz_u32_edge(f), old = s->loss_cwnd_fx;
 
