@@ -783,7 +783,7 @@ static inline u32 swift_share_floor_fx(const struct swift_state *s, u32 c,
  * only by its long rule; with the condition, between requests again).
  * Flows that share a queue see it alike: in the paced model's 32 flows
  * (test_psim_fair_issue, test_psim_bed_fair) 0.5-1.4 % of the samples
- * are above twice the mean, none above 4.7 times it, and the figures at
+ * are above twice the mean, none above 4.72 times it, and the figures at
  * 4, 8 and 32 flows are those without the condition.  The mean counts
  * ACKs, so a flow on the congested path, whose ACKs are few, moves it
  * little; a lone connection's mean is its own, and a queue that appears
