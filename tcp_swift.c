@@ -153,34 +153,44 @@ static u32 swift_noise_sample(u32 key, const struct swift_ack *a,
 }
 
 /*
- * The mean fabric window of the host's connections to each destination
- * (swift_share_update(), include/dcc_swift.h), in a table indexed as the
- * floors; updates race without a lock (a lost one costs an ACK's step).
+ * The mean fabric window and fabric delay of the host's connections to
+ * each destination (swift_share_update(), swift_share_of(),
+ * include/dcc_swift.h), in a table indexed as the floors; updates race
+ * without a lock (a lost one costs an ACK's step).
  */
 struct swift_share {
 	u32 key;		/* destination (dcc_floor_key()), 0: none */
 	u32 share_fx;
+	u32 delay_us;
 };
 
 static struct swift_share swift_shares[DCC_FLOOR_SLOTS];
 
-/* The destination's share before this ACK (0: none yet). */
-static u32 swift_share_read(u32 key)
+/* The destination's share and mean delay before this ACK (0: none yet). */
+static void swift_share_read(u32 key, struct swift_ack *a)
 {
 	const struct swift_share *sh = &swift_shares[dcc_floor_index(key)];
+	bool mine = READ_ONCE(sh->key) == key;
 
-	return READ_ONCE(sh->key) == key ? READ_ONCE(sh->share_fx) : 0;
+	a->share_fx = mine ? READ_ONCE(sh->share_fx) : 0;
+	a->share_delay_us = mine ? READ_ONCE(sh->delay_us) : 0;
 }
 
-/* Fold the connection's fabric window into its destination's share. */
-static void swift_share_write(u32 key, u32 share_fx, u32 fcwnd_fx)
+/*
+ * Fold the connection's fabric window and its fabric delay sample into
+ * its destination's means.
+ */
+static void swift_share_write(u32 key, const struct swift_ack *a,
+			      u32 fcwnd_fx, u32 delay_us)
 {
 	struct swift_share *sh = &swift_shares[dcc_floor_index(key)];
-	u32 v = swift_share_update(share_fx, fcwnd_fx);
+	u32 v = swift_share_update(a->share_fx, fcwnd_fx);
+	u32 d = swift_share_update(a->share_delay_us, delay_us);
 
-	if (share_fx && v == share_fx)
+	if (a->share_fx && v == a->share_fx && d == a->share_delay_us)
 		return;
 	WRITE_ONCE(sh->share_fx, v);
+	WRITE_ONCE(sh->delay_us, d);
 	WRITE_ONCE(sh->key, key);
 }
 
@@ -444,11 +454,12 @@ static void swift_cong_control(DCC_CONG_CONTROL_ARGS)
 	a.floor_raised = raised & DCC_FLOOR_RAISED;
 	if (raised & DCC_FLOOR_RAISED_NOW)
 		swift_count(sk, SWIFT_MIB_NOISE_END);
-	a.share_fx = swift_share_read(fkey);
+	swift_share_read(fkey, &a);
 	old = swift_snap(ca);
 	act = swift_on_ack(&ca->s, prm, &a);
-	if (a.has_delay)
-		swift_share_write(fkey, a.share_fx, ca->s.fcwnd_fx);
+	if (a.has_delay && a.delay_us)
+		swift_share_write(fkey, &a, ca->s.fcwnd_fx,
+				  ca->s.last_delay_us);
 	swift_noise_check(sk, ca, act, a.noise_us);
 	if (a.has_delay && a.ack_delayed)
 		swift_count(sk, SWIFT_MIB_DELACK);

@@ -330,20 +330,34 @@ paths_stop() {
 # goodput from its first to its last data packet on either path, FIRST
 # the path of its first.
 # Sets ON_A (connections that ended on A so judged), FIRST_A (... whose
-# first packet went over A) and PER_FLOW (the goodputs, in Mbit/s).  Not
+# first packet went over A) and PER_FLOW (the goodputs, in Mbit/s).
+# Per flow label: DWELL_A_MS the longest time one label of a connection
+# carried its data over A (ms, from its first to its last packet
+# there) among the labels with no silence of PATHS_RTO_GAP seconds or
+# more between two of those packets (default 0.2: TCP's minimum RTO; a
+# timeout pauses PLB), DWELL_PORT that connection, PAUSED_A the labels
+# on A with such a silence.  A label is one path: a repath that lands
+# on A again is a new label, so a dwell is what one repath decision
+# left a connection on A.  Not
 # the path of the last packet alone: a connection on the quiet path may
 # try the congested one at its very end and leave it again within a few
 # rounds; one that stays on A sends its last seconds there.
 paths_per_flow() {
 	local t d=${PATHS_DIR:-$tmp} end=${PATHS_END_SECS:-2}
 	for t in a b; do
-		tcpdump -tt -n -r "$d/$1.$t.pcap" 2>/dev/null |
+		tcpdump -tt -v -n -r "$d/$1.$t.pcap" 2>/dev/null |
 			awk -v p="${t^^}" '{
-				n = split($3, a, "."); port = a[n]
-				len = 0
-				for (i = 1; i < NF; i++)
+				len = 0; port = ""; lab = "-"
+				for (i = 2; i < NF; i++) {
 					if ($i == "length") len = $(i + 1) + 0
-				if (len > 0) print $1, port, p, len }'
+					if ($i == "(flowlabel") {
+						lab = $(i + 1); sub(",", "", lab)
+					}
+					if ($(i + 1) == ">") {
+						n = split($i, a, "."); port = a[n]
+					}
+				}
+				if (len > 0 && port != "") print $1, port, p, len, lab }'
 	done | sort -n > "$d/$1.pkts"
 	awk -v end="$end" '
 		NR == FNR { if (!($2 in t0)) { t0[$2] = $1; first[$2] = $3 }
@@ -355,6 +369,20 @@ paths_per_flow() {
 			printf "%s %s %.2f %s\n", p, (na[p] * 2 > n[p] ? "A" : "B"),
 			       (d > 0 ? b[p] * 8 / 1e6 / d : 0), first[p] } }' \
 		"$d/$1.pkts" "$d/$1.pkts" | sort -n > "$d/$1.flows"
+	awk -v gap="${PATHS_RTO_GAP:-0.2}" '
+		NR == FNR { conn[$1] = 1; next }
+		$3 == "A" && ($2 in conn) {
+			k = $2 " " $5
+			if (k in t0) { if ($1 - t1[k] > g[k]) g[k] = $1 - t1[k] }
+			else { t0[k] = $1; g[k] = 0 }
+			t1[k] = $1 }
+		END { for (k in t0)
+			printf "%s %.3f %s\n", k, t1[k] - t0[k],
+			       (g[k] >= gap ? "paused" : "-") }' \
+		"$d/$1.flows" "$d/$1.pkts" | sort -n > "$d/$1.dwell"
+	DWELL_A_MS=$(awk '$4 == "-" && $3 > m { m = $3 } END { printf "%d", m * 1000 }' "$d/$1.dwell")
+	DWELL_PORT=$(awk '$4 == "-" && $3 > m { m = $3; p = $1 } END { print p + 0 }' "$d/$1.dwell")
+	PAUSED_A=$(awk '$4 == "paused"' "$d/$1.dwell" | wc -l)
 	ON_A=$(awk '$2 == "A"' "$d/$1.flows" | wc -l)
 	FIRST_A=$(awk '$4 == "A"' "$d/$1.flows" | wc -l)
 	# shellcheck disable=SC2034 # read by the caller
@@ -362,6 +390,8 @@ paths_per_flow() {
 	log "$1: per connection (port, path of its last ${end} s, Mbit/s):" \
 		"$(awk '{ printf " %s:%s:%s", $1, $2, $3 }' "$d/$1.flows")"
 	log "$1: $FIRST_A of $(wc -l < "$d/$1.flows") connections started on the congested path A, $ON_A ended on it"
+	log "$1: labels on A: $(wc -l < "$d/$1.dwell"), the longest dwell ${DWELL_A_MS} ms (port $DWELL_PORT), $PAUSED_A with a silence of ${PATHS_RTO_GAP:-0.2} s or more:" \
+		"$(awk '{ printf " %s:%s:%s%s", $1, $2, $3, ($4 == "paused" ? ":paused" : "") }' "$d/$1.dwell")"
 }
 
 # pin6_path ADDR PATH: add ADDR to SRV, routed over path PATH (a or b)

@@ -337,6 +337,7 @@ static void ev_ack(struct sim *x, struct conn *c)
 	a.delack_us = x->m[P_DELACK_GUARD];
 	/* The destination's share: none, or any. */
 	a.share_fx = sel & 64 ? fz_u32_edge(f) : 0;
+	a.share_delay_us = sel & 64 ? fz_u32_edge(f) : 0;
 	if (a.has_delay)
 		dcc_floor_update(&x->floor, x->p.minrtt_win_us, a.delay_us,
 				 a.ack_delayed, a.now_us);
