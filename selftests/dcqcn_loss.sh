@@ -39,26 +39,15 @@ in_srv sysctl -qw net.ipv4.tcp_congestion_control=cubic
 
 stat_cli() { mod_stat "$NS_CLI" tcp_dcqcn_stat "$1"; }
 
-# leaf_counts: "DROPS MARKS" of the bottleneck's leaf queue (handle 10:)
-# so far; bottleneck_counts also adds htb's copy of the leaf's drops.
-leaf_counts() {
-	in_rtr tc -s qdisc show dev rs0 | awk '
-		/^qdisc/ { leaf = ($3 == "10:") }
-		leaf { for (i = 1; i < NF; i++) {
-			if ($i == "(dropped") d += $(i + 1) + 0
-			if ($i == "marked") m += $(i + 1) + 0
-		} } END { print d + 0, m + 0 }'
-}
-
 # run CC PORT: FLOWS flows for SECS s through the current bottleneck;
 # prints "goodput_mbps rtt_p99_us drops marks rtos retrans".
 run() {
 	local cc=$1 port=$2 tmp d0 m0 d1 m1 r0 x0 r1 x1
 	tmp=$(mktemp -d)
-	read -r d0 m0 <<< "$(leaf_counts)"
+	read -r d0 m0 <<< "$(bottleneck_counts)"
 	read -r r0 x0 <<< "$(_rto_retrans)"
 	bulk_run "$cc" "$SECS" "$FLOWS" "$tmp/b" 20 2 "$port"
-	read -r d1 m1 <<< "$(leaf_counts)"
+	read -r d1 m1 <<< "$(bottleneck_counts)"
 	read -r r1 x1 <<< "$(_rto_retrans)"
 	echo "$(iperf_mbps < "$tmp/b.json") $(percentile 99 < "$tmp/b.rtt")" \
 	     "$((d1 - d0)) $((m1 - m0)) $((r1 - r0)) $((x1 - x0))"

@@ -417,21 +417,29 @@ label_counts() {
 		END { for (p in cnt) print p, cnt[p] }'
 }
 
-# Packets dropped and ECN-marked at the bottleneck so far.
-bottleneck_drops() {
-	in_rtr tc -s qdisc show dev rs0 | awk '/dropped/ {
-		for (i = 1; i <= NF; i++) if ($i == "(dropped") d += $(i + 1) + 0
-	} END { print d + 0 }'
+# qdisc_counts: "DROPS MARKS" from `tc -s qdisc show` output on stdin:
+# the drops of each root qdisc only (htb counts its leaf's drops as its
+# own: summing both counted every drop twice), the marks of every qdisc.
+qdisc_counts() {
+	awk '/^qdisc/ { root = / root / }
+	{ for (i = 1; i < NF; i++) {
+		if (root && $i == "(dropped") d += $(i + 1) + 0
+		if ($i == "marked") m += $(i + 1) + 0
+	} } END { print d + 0, m + 0 }'
 }
 
-# bottleneck_counts: "DROPS MARKS" so far, from one look at the qdiscs.
+# bottleneck_counts: "DROPS MARKS" at the bottleneck so far, from one
+# look at its qdiscs.
 bottleneck_counts() {
-	in_rtr tc -s qdisc show dev rs0 | awk '{
-		for (i = 1; i < NF; i++) {
-			if ($i == "(dropped") d += $(i + 1) + 0
-			if ($i == "marked") m += $(i + 1) + 0
-		}
-	} END { print d + 0, m + 0 }'
+	in_rtr tc -s qdisc show dev rs0 | qdisc_counts
+}
+
+# Packets dropped at the bottleneck so far.
+bottleneck_drops() {
+	local d _
+
+	read -r d _ <<< "$(bottleneck_counts)"
+	echo "$d"
 }
 
 _listening() { "${@:2}" ss -Hltn "sport = :$1" | grep -q .; }

@@ -559,9 +559,7 @@ scenario_share() {
 # shellcheck disable=SC2317 # called through bulk_rows' COUNTS
 parking_counts() {
 	{ in_rtr tc -s qdisc show dev pa0; in_rtr tc -s qdisc show dev pb0
-	  in_r2 tc -s qdisc show dev rs0; } | awk '{
-		for (i = 1; i < NF; i++) if ($i == "(dropped") d += $(i + 1) + 0
-	} END { print d + 0, 0 }'
+	  in_r2 tc -s qdisc show dev rs0; } | qdisc_counts
 }
 
 scenario_parking() {
