@@ -33,13 +33,26 @@ sleep 0.3
 stub_calls() { get_param plb_stub calls; }
 stub_refs() { cat /sys/module/plb_stub/refcnt; }
 
+# conn_acked CC: the namespace has an established CC connection to PORT
+# that has had data acknowledged.
+conn_acked() {
+	ip netns exec $NS ss -Htin state established "( dport = :$PORT )" |
+		grep -Eq "(^|[[:space:]])$1[[:space:]].*bytes_acked:[1-9]"
+}
+
 # conn CC: a 3 s transfer over the namespace's loopback in the background
-# (pid in $conn_pid), after which its first second has passed.
+# (pid in $conn_pid), returning once its data connection runs CC and has
+# had data acknowledged.  Not a fixed sleep: the client's start (exec,
+# control connection, parameter exchange) took over a second of the
+# guest's clock in a CI run whose host was loaded, and the positive
+# control read no reference before the connection existed.
 conn() {
 	ip netns exec $NS iperf3 -c 127.0.0.1 -p $PORT -C "$1" -b 200M -t 3 \
 		>/dev/null 2>&1 &
 	conn_pid=$!
-	sleep 1
+	slowwait 10 conn_acked "$1" ||
+		log "conn $1: no established $1 connection with data acked within 10 s"
+	sleep 0.2
 }
 
 # The interface version of this tree; the stand-in claims the one before
