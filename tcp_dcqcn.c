@@ -264,6 +264,12 @@ static void dcqcn_params_now(const struct sock *sk,
 			 max(dcc_srtt_us(tp), tp->rack.rtt_us), tp->mss_cache);
 }
 
+/* The RTT the flight's rate is taken over: the latest sample, or srtt. */
+static u32 dcqcn_achieved_rtt(const struct tcp_sock *tp)
+{
+	return tp->rack.rtt_us ? tp->rack.rtt_us : dcc_srtt_us(tp);
+}
+
 /*
  * The rate the connection achieves, bytes per second (0: not known yet):
  * the smaller of its latest delivery-rate sample (the one TCP_INFO reports
@@ -290,12 +296,6 @@ static void dcqcn_params_now(const struct sock *sk,
  * must have shown.  Loss cuts keep the smaller of the two (a rate-based
  * sender flooding a drop-tail queue delivers less than it sends).
  */
-/* The RTT the flight's rate is taken over: the latest sample, or srtt. */
-static u32 dcqcn_achieved_rtt(const struct tcp_sock *tp)
-{
-	return tp->rack.rtt_us ? tp->rack.rtt_us : dcc_srtt_us(tp);
-}
-
 static u64 dcqcn_achieved(const struct tcp_sock *tp, bool flight)
 {
 	u32 rtt = dcqcn_achieved_rtt(tp);
