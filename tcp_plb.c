@@ -9,7 +9,8 @@
  * a VXLAN or Geneve tunnel), which datacenter switches hash into their
  * ECMP choice.  PLB prefers to do it when the connection is
  * idle (no reordering), forces it after sustained congestion, and pauses
- * after a retransmit timeout so it does not steer back onto a failed path.
+ * after a retransmit timeout on a path that showed no congestion (a
+ * failure) so it does not steer back onto the failed path.
  *
  * Linux 6.2+ has PLB built in (tcp_plb_*, for DCTCP); this module brings
  * the same semantics to 6.1 and to tcp_swift and tcp_timely, under names
@@ -76,6 +77,7 @@ enum plb_mib_field {
 	PLB_MIB_REPATH_SKIPPED,	/* due, socket refuses a rehash */
 	PLB_MIB_RTO_PAUSE,	/* retransmit timeouts that paused PLB */
 	PLB_MIB_REPATH_BACK,	/* repaths back to the best label known */
+	PLB_MIB_RTO_CONG,	/* retransmit timeouts judged congestion */
 	PLB_MIB_MAX
 };
 
@@ -89,6 +91,7 @@ static const char * const plb_mib_names[PLB_MIB_MAX] = {
 	[PLB_MIB_REPATH_SKIPPED]	= "PlbRepathSkipped",
 	[PLB_MIB_RTO_PAUSE]		= "PlbRtoPause",
 	[PLB_MIB_REPATH_BACK]		= "PlbRepathBack",
+	[PLB_MIB_RTO_CONG]		= "PlbRtoCongested",
 };
 
 DCC_STAT_DEFINE(plb_stat, "tcp_plb_stat", plb_mib_names);
@@ -203,11 +206,25 @@ void dcc_plb_update_state_upon_rto(struct sock *sk, struct dcc_plb_state *st)
 	if (!plb_enabled(sk))
 		return;
 	plb_conf(sk, &c);
-	dcc_plb_on_rto(st, &c, tcp_jiffies32, HZ, get_random_u32());
-	plb_count(sk, PLB_MIB_RTO_PAUSE);
-	trace_plb_repath(sk, PLB_E_RTO_PAUSE, sk->sk_txhash, sk->sk_txhash,
-			 jiffies_to_msecs(dcc_plb_pause_left(st,
-							     tcp_jiffies32)));
+	/*
+	 * CA_EVENT_LOSS comes from tcp_enter_loss() before the timer counts
+	 * the timeout: icsk_retransmits is 0 at the first of a run, and an
+	 * ACK of new data sets it back to 0.
+	 */
+	if (dcc_plb_on_rto(st, &c, tcp_jiffies32, HZ, get_random_u32(),
+			   inet_csk(sk)->icsk_retransmits)) {
+		plb_count(sk, PLB_MIB_RTO_PAUSE);
+		trace_plb_repath(sk, PLB_E_RTO_PAUSE, sk->sk_txhash,
+				 sk->sk_txhash,
+				 jiffies_to_msecs(dcc_plb_pause_left(st,
+								     tcp_jiffies32)));
+	} else {
+		plb_count(sk, PLB_MIB_RTO_CONG);
+		trace_plb_repath(sk, PLB_E_RTO_CONG, sk->sk_txhash,
+				 sk->sk_txhash,
+				 jiffies_to_msecs(dcc_plb_pause_left(st,
+								     tcp_jiffies32)));
+	}
 }
 EXPORT_SYMBOL_GPL(dcc_plb_update_state_upon_rto);
 

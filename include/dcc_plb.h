@@ -23,7 +23,9 @@
  *	consec_cong_rounds >= idle_rehash_rounds		(idle), or
  *	idle_rehash_rounds && consec_cong_rounds >= idle_rehash_rounds &&
  *	ref_rounds >= rehash_rounds				(long),
- * unless a retransmit timeout paused repathing for [S, 2S) seconds.
+ * unless a retransmit timeout on a path that showed no congestion (a
+ * failure, not a queue: dcc_plb_on_rto()) paused repathing for [S, 2S)
+ * seconds.
  *
  * The long rule: rehash_rounds bounds how long PLB lets a connection
  * endure congestion, in round trips, and the paper's round trips are the
@@ -103,6 +105,10 @@ struct dcc_plb_state {
 
 #define DCC_PLB_F_CE_SEEN	0x01	/* the path marked CE at least once */
 #define DCC_PLB_F_SAMPLED	0x10	/* a delay sample this round */
+#define DCC_PLB_F_RTO_CONG	0x20	/* the run of retransmit timeouts
+					 * under way came on a congested
+					 * path (dcc_plb_on_rto())
+					 */
 #define DCC_PLB_F_BEST_SHIFT	1	/* the best label's depth, log2 */
 #define DCC_PLB_F_BEST_MASK	0x0e
 #define DCC_PLB_MAX_WEIGHT	255	/* round_weight, ref_rounds */
@@ -122,10 +128,11 @@ struct dcc_plb_state {
  * field means (tests/test_plb.c pins the layout of this version).
  * Version 1 was the unversioned object (owner pointer first); version 3
  * added round_weight and ref_rounds, version 4 the path memory, version 5
- * made samples and cong_samples a pool over rounds (DCC_PLB_F_SAMPLED).
+ * made samples and cong_samples a pool over rounds (DCC_PLB_F_SAMPLED),
+ * version 6 added DCC_PLB_F_RTO_CONG.
  */
 #define DCC_PLB_ABI_MAGIC	0x31424c50u	/* "PLB1" in memory */
-#define DCC_PLB_ABI_VERSION	5u
+#define DCC_PLB_ABI_VERSION	6u
 
 /* Decision of dcc_plb_check(). */
 enum dcc_plb_verdict {
@@ -375,33 +382,76 @@ static inline u32 dcc_plb_choose(struct dcc_plb_state *s, u32 cur, u32 depth)
 }
 
 /*
- * A retransmit timeout: TCP has just moved the connection to a new path
- * (tcp_write_timeout() rehashes), so forget the congestion count and do
- * not repath for S to 2S seconds (rnd picks the point in between) lest
- * PLB move it back onto a black-holed path.  For the same reason the path
- * memory is forgotten: its best label may be the one that failed.  A
- * pause of 0 jiffies pauses nothing.
+ * Was the connection congested, by PLB's own measure, when a retransmit
+ * timeout came: its last round was congested, or the delay samples pooled
+ * over its last rounds were at or above the target in cong_thresh of them.
  */
-static inline void dcc_plb_on_rto(struct dcc_plb_state *s,
+static inline bool dcc_plb_congested(const struct dcc_plb_state *s,
+				     const struct dcc_plb_conf *c)
+{
+	if (s->consec_cong_rounds)
+		return true;
+	return s->samples &&
+	       (u32)s->cong_samples * DCC_PLB_SCALE / s->samples >=
+	       c->cong_thresh;
+}
+
+/*
+ * A retransmit timeout: TCP has just moved the connection to a new path
+ * (tcp_write_timeout() rehashes), so forget the congestion count.
+ * timeouts is how many timeouts came before this one with no ACK of new
+ * data between them (the socket's icsk_retransmits: 0 at the first).
+ *
+ * What the timeout means is judged at the first of a run (and kept in
+ * DCC_PLB_F_RTO_CONG for the ones that follow it):
+ *   - a path that was delivering with its queue at or above the target
+ *     (dcc_plb_congested()) lost the packets to its queue: the timeout is
+ *     congestion, and PLB goes on judging rounds on the new path as on
+ *     any other.  No pause: a pause would hold the connection on the
+ *     path TCP's rehash drew, and that draw lands on the congested path
+ *     again one time in two (on the two-path bed a connection held so
+ *     carried 1 Mbit/s for 20 s beside a free path);
+ *   - a path that timed out with no sign of congestion failed (a black
+ *     hole): do not repath for S to 2S seconds (rnd picks the point in
+ *     between) lest PLB move the connection back onto it, as upstream
+ *     and the paper do; the path memory is forgotten too, its best label
+ *     may be the one that failed.  A pause of 0 jiffies pauses nothing.
+ * A congestion timeout leaves a pause already running as it is.  A path
+ * that fails while congested costs at most one more timeout: PLB may
+ * move the connection onto it once, and a timeout there, with no samples
+ * since the repath, is judged a failure.
+ *
+ * Returns true when the timeout paused PLB.
+ */
+static inline bool dcc_plb_on_rto(struct dcc_plb_state *s,
 				  const struct dcc_plb_conf *c, u32 now,
-				  u32 hz, u32 rnd)
+				  u32 hz, u32 rnd, u32 timeouts)
 {
 	u32 pause = dcc_min_u32(c->suspend_rto_sec,
 				DCC_PLB_MAX_SUSPEND_SEC) * hz;
 
+	if (!timeouts) {
+		if (dcc_plb_congested(s, c))
+			s->flags |= DCC_PLB_F_RTO_CONG;
+		else
+			s->flags &= ~DCC_PLB_F_RTO_CONG;
+	}
 	s->consec_cong_rounds = 0;
 	s->ref_rounds = 0;
 	dcc_plb_pool_clear(s);
+	if (s->flags & DCC_PLB_F_RTO_CONG)
+		return false;
 	s->best_txhash = 0;
 	s->flags &= ~DCC_PLB_F_BEST_MASK;
 	if (!pause) {
 		s->pause_until = 0;
-		return;
+		return false;
 	}
 	pause += rnd % pause;
 	s->pause_until = now + pause;
 	if (!s->pause_until)	/* 0 means "not paused": one jiffy later */
 		s->pause_until = 1;
+	return true;
 }
 
 /* Remaining pause in jiffies (0 when not paused), for reporting. */

@@ -107,16 +107,18 @@ DccPlbLink::CheckRehash(Ptr<TcpSocketState> tcb, uint32_t srttUs)
     DccPlbRun::s_repaths++;
 }
 
-/* dcc_plb_update_state_upon_rto(). */
+/* dcc_plb_update_state_upon_rto(); timeouts: icsk_retransmits's
+ * stand-in, 0 at the first timeout of a run. */
 void
-DccPlbLink::Rto()
+DccPlbLink::Rto(uint32_t timeouts)
 {
     struct dcc_plb_conf c;
 
     if (!DccPlbRun::s_enabled)
         return;
     Conf(&c);
-    dcc_plb_on_rto(&m_st, &c, Jiffies(), DCC_SIM_HZ, DccPlbRun::s_rng());
+    dcc_plb_on_rto(&m_st, &c, Jiffies(), DCC_SIM_HZ, DccPlbRun::s_rng(),
+                   timeouts);
 }
 
 } // namespace ns3

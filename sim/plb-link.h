@@ -58,7 +58,7 @@ class DccPlbLink
     /* dcc_plb_link_event(CA_EVENT_TX_START). */
     void TxStart(Ptr<TcpSocketState> tcb, uint32_t srttUs) { CheckRehash(tcb, srttUs); }
     /* dcc_plb_link_event(CA_EVENT_LOSS): a retransmit timeout. */
-    void Rto();
+    void Rto(uint32_t timeouts);
 
   private:
     void CheckRehash(Ptr<TcpSocketState> tcb, uint32_t srttUs);

@@ -216,9 +216,9 @@ TcpSwiftModel::CongestionStateSet(Ptr<TcpSocketState> tcb,
     if (newState == TcpSocketState::CA_LOSS)
     {
         /* CA_EVENT_LOSS, raised by tcp_enter_loss() on an episode's first
-         * timeout: PLB pauses repathing. */
+         * timeout: PLB judges it (a pause after a failure). */
         if (old != TcpSocketState::CA_LOSS)
-            m_impl->plb.Rto();
+            m_impl->plb.Rto(0);
         /* swift_set_state(TCP_CA_Loss): one timeout; a new loss episode
          * unless the connection was already recovering. */
         if (swift_on_rto(&m_impl->s, &g_swift_p, NowUs(), SrttUs(),

@@ -269,7 +269,9 @@ TcpTimelyModel::CwndEvent(Ptr<TcpSocketState> tcb, const TcpSocketState::TcpCAEv
         m_impl->plb.TxStart(tcb, SrttUs());
     if (ev == TcpSocketState::CA_EVENT_LOSS)
     {
-        m_impl->plb.Rto();
+        /* ns-3 raises it before it enters CA_LOSS: a timeout that follows
+         * another with no ACK between finds the state CA_LOSS already. */
+        m_impl->plb.Rto(tcb->m_congState == TcpSocketState::CA_LOSS ? 1 : 0);
         timely_restart(&m_impl->s);
         LossCut(tcb, true);
     }

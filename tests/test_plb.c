@@ -195,8 +195,12 @@ static void test_long_after_m_rounds(void **state)
 	assert_int_equal(s.ref_rounds, 40);
 	assert_true(dcc_plb_update(&s, &c, 256));
 	assert_int_equal(s.ref_rounds, 41);
-	/* the pause after a timeout holds it, as every repath */
-	dcc_plb_on_rto(&s, &c, 1000, HZ_T, 0);
+	/* the pause after a timeout on a path that showed no congestion
+	 * (a failure) holds it, as every repath
+	 */
+	assert_false(dcc_plb_update(&s, &c, 0));
+	dcc_plb_pool_clear(&s);
+	assert_true(dcc_plb_on_rto(&s, &c, 1000, HZ_T, 0, 0));
 	assert_int_equal(s.ref_rounds, 0);
 	for (i = 0; i < 3; i++)
 		long_round(&s, &c, 40);
@@ -257,9 +261,10 @@ static void test_rto_pause(void **state)
 	int i;
 
 	(void)state;
+	/* A timeout after uncongested rounds: the path failed. */
 	for (i = 0; i < 5; i++)
-		dcc_plb_update(&s, &defaults, 256);
-	dcc_plb_on_rto(&s, &defaults, now, HZ_T, 12345);
+		dcc_plb_update(&s, &defaults, 10);
+	assert_true(dcc_plb_on_rto(&s, &defaults, now, HZ_T, 12345, 0));
 	assert_int_equal(s.consec_cong_rounds, 0);
 	len = s.pause_until - now;
 	assert_between(len, 60 * HZ_T, 2 * 60 * HZ_T - 1);
@@ -290,7 +295,8 @@ static void test_rto_pause_random_spread(void **state)
 		struct dcc_plb_state s = fresh();
 		u32 len;
 
-		dcc_plb_on_rto(&s, &defaults, 77, HZ_T, (u32)rng_next(&rng));
+		dcc_plb_on_rto(&s, &defaults, 77, HZ_T, (u32)rng_next(&rng),
+			       0);
 		len = s.pause_until - 77;
 		lo = len < lo ? len : lo;
 		hi = len > hi ? len : hi;
@@ -306,7 +312,7 @@ static void test_rto_pause_wraps(void **state)
 	u32 now = 0xffffffffu - 100, len;
 
 	(void)state;
-	dcc_plb_on_rto(&s, &defaults, now, HZ_T, 0);
+	dcc_plb_on_rto(&s, &defaults, now, HZ_T, 0, 0);
 	len = 60 * HZ_T;
 	assert_int_equal(s.pause_until, (u32)(now + len));
 	s.consec_cong_rounds = 12;
@@ -324,7 +330,7 @@ static void test_rto_pause_never_zero(void **state)
 
 	(void)state;
 	/* now + pause == 0 mod 2^32 would read as "not paused" */
-	dcc_plb_on_rto(&s, &defaults, (u32)0 - 60 * HZ_T, HZ_T, 0);
+	dcc_plb_on_rto(&s, &defaults, (u32)0 - 60 * HZ_T, HZ_T, 0, 0);
 	assert_int_equal(s.pause_until, 1);
 	s.consec_cong_rounds = 12;
 	assert_int_equal(dcc_plb_check(&s, &defaults, 0, (u32)0 - 5, HZ_T),
@@ -354,11 +360,71 @@ static void test_suspend_zero_no_pause(void **state)
 
 	(void)state;
 	c.suspend_rto_sec = 0;
-	dcc_plb_on_rto(&s, &c, 1000, HZ_T, 999);
+	assert_false(dcc_plb_on_rto(&s, &c, 1000, HZ_T, 999, 0));
 	assert_int_equal(s.pause_until, 0);
 	s.consec_cong_rounds = 12;
 	assert_int_equal(dcc_plb_check(&s, &c, 0, 1000, HZ_T),
 			 DCC_PLB_REPATH_FORCED);
+}
+
+/*
+ * A timeout on a path PLB judged congested is the queue's loss, not a
+ * failure: no pause, so PLB goes on moving the connection off a congested
+ * path wherever TCP's rehash put it (the two-path bed: a pause held an RPC
+ * connection on the congested path for 20 s).  The verdict of a run's
+ * first timeout holds for the timeouts that follow it.
+ */
+static void test_rto_congestion_no_pause(void **state)
+{
+	struct dcc_plb_state s = fresh();
+	int i;
+
+	(void)state;
+	/* congested rounds: the last one was */
+	for (i = 0; i < 4; i++)
+		dcc_plb_update(&s, &defaults, 256);
+	assert_int_equal(dcc_plb_choose(&s, 0x10, 1), 0);	/* memory */
+	assert_true(dcc_plb_congested(&s, &defaults));
+	assert_false(dcc_plb_on_rto(&s, &defaults, 1000, HZ_T, 77, 0));
+	assert_int_equal(s.pause_until, 0);
+	assert_int_equal(s.consec_cong_rounds, 0);
+	assert_int_equal(s.ref_rounds, 0);
+	assert_int_equal(s.samples, 0);
+	assert_int_equal(s.best_txhash, 0x10);		/* kept */
+	assert_int_equal(s.flags & DCC_PLB_F_RTO_CONG, DCC_PLB_F_RTO_CONG);
+	/* the retransmission timed out as well: same run, same verdict,
+	 * though nothing is left to judge by
+	 */
+	assert_false(dcc_plb_congested(&s, &defaults));
+	assert_false(dcc_plb_on_rto(&s, &defaults, 1100, HZ_T, 77, 1));
+	assert_int_equal(s.pause_until, 0);
+	/* PLB repaths after rehash_rounds congested rounds, as ever */
+	for (i = 0; i < 12; i++)
+		dcc_plb_update(&s, &defaults, 256);
+	assert_int_equal(dcc_plb_check(&s, &defaults, 3, 1200, HZ_T),
+			 DCC_PLB_REPATH_FORCED);
+	/* a new run with no sign of congestion since: a failure */
+	assert_true(dcc_plb_on_rto(&s, &defaults, 1300, HZ_T, 0, 0));
+	assert_int_equal(s.pause_until, 1300 + 60 * HZ_T);
+	assert_int_equal(s.flags & DCC_PLB_F_RTO_CONG, 0);
+	assert_int_equal(s.best_txhash, 0);
+	/* a congestion timeout during that pause leaves it as it is */
+	for (i = 0; i < 2; i++)
+		dcc_plb_update(&s, &defaults, 256);
+	assert_false(dcc_plb_on_rto(&s, &defaults, 1400, HZ_T, 5, 0));
+	assert_int_equal(s.pause_until, 1300 + 60 * HZ_T);
+
+	/* the pooled delay samples judge too, with no congested round */
+	s = fresh();
+	for (i = 0; i < 6; i++)
+		dcc_plb_sample(&s, i < 3);	/* half at the target */
+	assert_true(dcc_plb_congested(&s, &defaults));
+	assert_false(dcc_plb_on_rto(&s, &defaults, 1000, HZ_T, 0, 0));
+	s = fresh();
+	for (i = 0; i < 6; i++)
+		dcc_plb_sample(&s, i < 2);	/* a third */
+	assert_false(dcc_plb_congested(&s, &defaults));
+	assert_true(dcc_plb_on_rto(&s, &defaults, 1000, HZ_T, 0, 0));
 }
 
 static void test_round_delay_fraction(void **state)
@@ -564,6 +630,7 @@ struct ref_plb {
 	unsigned int consec;
 	int64_t pause_end;	/* absolute, unwrapped; -1: none */
 	unsigned int refs;	/* reference rounds of the congested ones */
+	int rto_cong;		/* the run of timeouts came on congestion */
 };
 
 static int ref_check(struct ref_plb *r, const struct dcc_plb_conf *c,
@@ -604,7 +671,7 @@ static void test_random_vs_reference(void **state)
 		int64_t now = (int64_t)rng_range(&rng, 0xffff0000u,
 						 0xffffffffu);
 		struct dcc_plb_state s = fresh();
-		struct ref_plb r = { 0, -1, 0 };	/* consec, pause, refs */
+		struct ref_plb r = { 0, -1, 0, 0 };	/* consec, pause, refs */
 		int step;
 
 		for (step = 0; step < 2000; step++) {
@@ -642,11 +709,22 @@ static void test_random_vs_reference(void **state)
 			} else {
 				u32 rnd = (u32)rng_next(&rng);
 				u32 p = c.suspend_rto_sec * HZ_T;
+				u32 n = (u32)rng_range(&rng, 0, 2);
+				bool paused;
 
-				dcc_plb_on_rto(&s, &c, (u32)now, HZ_T, rnd);
+				/* no delay samples here: a congested
+				 * round last is the only sign
+				 */
+				if (!n)
+					r.rto_cong = r.consec > 0;
+				paused = dcc_plb_on_rto(&s, &c, (u32)now, HZ_T,
+							rnd, n);
 				r.consec = 0;
 				r.refs = 0;
-				r.pause_end = p ? now + p + rnd % p : -1;
+				if (!r.rto_cong)
+					r.pause_end = p ? now + p + rnd % p :
+						      -1;
+				assert_int_equal(paused, !r.rto_cong && p);
 			}
 			assert_int_equal(s.consec_cong_rounds, r.consec);
 			assert_int_equal(s.ref_rounds, r.refs);
@@ -664,7 +742,7 @@ static void test_random_vs_reference(void **state)
 static void test_abi_layout_pinned(void **state)
 {
 	(void)state;
-	assert_int_equal(DCC_PLB_ABI_VERSION, 5);
+	assert_int_equal(DCC_PLB_ABI_VERSION, 6);
 	assert_int_equal(sizeof(struct dcc_plb_state), 24);
 	assert_int_equal(offsetof(struct dcc_plb_state, pause_until), 0);
 	assert_int_equal(offsetof(struct dcc_plb_state, round_delivered), 4);
@@ -681,6 +759,7 @@ static void test_abi_layout_pinned(void **state)
 	assert_int_equal(DCC_PLB_F_BEST_SHIFT, 1);
 	assert_int_equal(DCC_PLB_F_BEST_MASK, 0x0e);
 	assert_int_equal(DCC_PLB_F_SAMPLED, 0x10);
+	assert_int_equal(DCC_PLB_F_RTO_CONG, 0x20);
 	assert_int_equal(DCC_PLB_SAMPLE_ONE, 16);
 }
 
@@ -748,7 +827,7 @@ static void test_path_memory_forgotten_on_rto(void **state)
 
 	(void)state;
 	assert_int_equal(dcc_plb_choose(&s, 0x10, 0), 0);
-	dcc_plb_on_rto(&s, &defaults, 1000, HZ_T, 0);
+	assert_true(dcc_plb_on_rto(&s, &defaults, 1000, HZ_T, 0, 0));
 	assert_int_equal(s.best_txhash, 0);
 	assert_int_equal(best_depth(&s), 0);
 	assert_int_equal(dcc_plb_choose(&s, 0x20, 6), 0);
@@ -814,6 +893,7 @@ int main(void)
 		cmocka_unit_test(test_rto_pause_random_spread),
 		cmocka_unit_test(test_rto_pause_wraps),
 		cmocka_unit_test(test_rto_pause_never_zero),
+		cmocka_unit_test(test_rto_congestion_no_pause),
 		cmocka_unit_test(test_stale_pause_cleared),
 		cmocka_unit_test(test_suspend_zero_no_pause),
 		cmocka_unit_test(test_round_delay_fraction),

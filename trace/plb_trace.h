@@ -6,8 +6,10 @@
  * transmit hash, hence its IPv6 flow label or tunnel source port,
  * changes: "idle", "forced" or "long"), when a due repath is held back by the
  * pause after a retransmit timeout ("paused") or skipped ("skipped":
- * rehashing disabled on the socket with SO_TXREHASH), and when a
- * retransmit timeout starts a pause ("rto_pause", with its length).
+ * rehashing disabled on the socket with SO_TXREHASH), and at a retransmit
+ * timeout: "rto_pause" when it starts a pause (with its length), or
+ * "rto_cong" when it came on a congested path and pauses nothing
+ * (pause_ms: what is left of a pause already running).
  * Disabled, it costs one static branch.
  * See Documentation/plb.rst, "Observing it".
  */
@@ -30,6 +32,7 @@ enum plb_event {
 	PLB_E_SKIPPED,		/* due, but the socket refuses a rehash */
 	PLB_E_RTO_PAUSE,	/* retransmit timeout: pause starts */
 	PLB_E_LONG,		/* repathed: long congested rounds */
+	PLB_E_RTO_CONG,		/* retransmit timeout judged congestion */
 };
 #endif
 
@@ -39,6 +42,7 @@ TRACE_DEFINE_ENUM(PLB_E_PAUSED);
 TRACE_DEFINE_ENUM(PLB_E_SKIPPED);
 TRACE_DEFINE_ENUM(PLB_E_RTO_PAUSE);
 TRACE_DEFINE_ENUM(PLB_E_LONG);
+TRACE_DEFINE_ENUM(PLB_E_RTO_CONG);
 
 #define plb_show_event(e)					\
 	__print_symbolic(e,					\
@@ -47,7 +51,8 @@ TRACE_DEFINE_ENUM(PLB_E_LONG);
 			 { PLB_E_PAUSED,	"paused" },	\
 			 { PLB_E_SKIPPED,	"skipped" },	\
 			 { PLB_E_RTO_PAUSE,	"rto_pause" },	\
-			 { PLB_E_LONG,		"long" })
+			 { PLB_E_LONG,		"long" },		\
+			 { PLB_E_RTO_CONG,	"rto_cong" })
 
 TRACE_EVENT(plb_repath,
 

@@ -269,18 +269,35 @@ static void ev_rto(struct sim *x)
 {
 	struct fz *f = &x->f;
 	u32 rnd = fz_u32_edge(f), pause = x->c.suspend_rto_sec * x->hz;
-	u32 left;
+	u32 timeouts = fz_u32(f) % 3, left, old_left, best = x->s.best_txhash;
+	bool cong, paused;
 
-	dcc_plb_on_rto(&x->s, &x->c, x->now, x->hz, rnd);
+	/* the verdict: a run's first timeout judges, the rest follow it */
+	cong = timeouts ? !!(x->s.flags & DCC_PLB_F_RTO_CONG) :
+	       dcc_plb_congested(&x->s, &x->c);
+	old_left = dcc_plb_pause_left(&x->s, x->now);
+	paused = dcc_plb_on_rto(&x->s, &x->c, x->now, x->hz, rnd, timeouts);
 	left = dcc_plb_pause_left(&x->s, x->now);
-	FZ_LOG(f, "rto now=%u rnd=%u -> pause_until %u left %u", x->now, rnd,
-	       x->s.pause_until, left);
+	FZ_LOG(f, "rto now=%u rnd=%u timeouts=%u cong=%d -> paused %d pause_until %u left %u",
+	       x->now, rnd, timeouts, cong, paused, x->s.pause_until, left);
 	FZ_CHECK(f, !x->s.consec_cong_rounds, "count kept over an RTO");
-	FZ_CHECK(f, !x->s.best_txhash && !(x->s.flags & DCC_PLB_F_BEST_MASK),
-		 "path memory kept over an RTO");
 	FZ_CHECK(f, !x->s.samples && !(x->s.flags & DCC_PLB_F_SAMPLED),
 		 "delay pool kept over an RTO");
+	FZ_CHECK(f, !!(x->s.flags & DCC_PLB_F_RTO_CONG) == cong,
+		 "verdict %d kept as %d", cong,
+		 !!(x->s.flags & DCC_PLB_F_RTO_CONG));
 	x->label = fz_u32(f) | 1;	/* tcp_write_timeout() rehashed */
+	if (cong) {
+		FZ_CHECK(f, !paused && left == old_left,
+			 "congestion timeout paused (%u left, %u before)",
+			 left, old_left);
+		FZ_CHECK(f, x->s.best_txhash == best,
+			 "path memory lost over a congestion timeout");
+		return;
+	}
+	FZ_CHECK(f, !x->s.best_txhash && !(x->s.flags & DCC_PLB_F_BEST_MASK),
+		 "path memory kept over a failure timeout");
+	FZ_CHECK(f, paused == !!pause, "paused %d, S = %u", paused, pause);
 	if (!pause)
 		FZ_CHECK(f, !x->s.pause_until, "pause of 0 pauses");
 	else

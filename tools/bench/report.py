@@ -1251,7 +1251,11 @@ def plb_run_extra(pre):
         fl = [ln.split() for ln in open(pre + ".flows") if ln.strip()]
         m["first_a"] = float(sum(1 for f in fl if f[3] == "A"))
         m["left_a"] = float(sum(1 for f in fl if f[1] == "A"))
-    except (OSError, IndexError):
+        mb = [float(f[2]) for f in fl]
+        if mb:
+            m["slow"] = min(mb)
+            m["jain"] = jain(mb)
+    except (OSError, IndexError, ValueError):
         pass
     try:
         c0, c1 = ({ln.split()[0]: float(ln.split()[1])
@@ -1262,7 +1266,9 @@ def plb_run_extra(pre):
                             "PlbRepathLong")
                            if k in c0 and k in c1 and c0[k] >= 0)
         for k, name in (("TcpExtTcpTimeoutRehash", "rto_rehash"),
-                        ("PlbRepathBack", "back")):
+                        ("PlbRepathBack", "back"),
+                        ("PlbRtoPause", "rto_pause"),
+                        ("PlbRtoCongested", "rto_cong")):
             if k in c0 and k in c1 and c0[k] >= 0:
                 m[name] = c1[k] - c0[k]
     except (OSError, KeyError, ValueError):
@@ -1331,9 +1337,13 @@ class Plb(Scenario):
                 Col("done", "RPCs completed", 0, "high"),
                 Col("first_a", "connections starting on A", 0),
                 Col("left_a", "connections ending on A", 0, "low"),
+                Col("slow", "slowest connection Mbit/s", 2, "high"),
+                Col("jain", "Jain (connections' goodput)", 3, "high"),
                 Col("repaths", "PLB repaths", 0),
                 Col("back", "of which back to the best label", 0),
-                Col("rto_rehash", "TCP timeout rehashes", 0)]
+                Col("rto_rehash", "TCP timeout rehashes", 0),
+                Col("rto_pause", "timeouts that paused PLB (failure)", 0),
+                Col("rto_cong", "timeouts on congestion (no pause)", 0)]
         t = Table("s6", self.title(rep), ccs, runs, cols)
         paths = ""
         try:
@@ -1368,8 +1378,9 @@ class Plb(Scenario):
                 (p99 < off, "p99 %.1f ms vs PLB off %.1f" % (p99, off))])
         t.notes.append(
             "Per connection (lib_topo.sh paths_per_flow, captures on the router's "
-            "two egresses): the path of its first data packet, and the path that "
-            "carried most of its data packets in its last second.  Repaths: PLB's "
+            "two egresses): the path of its first data packet, the path that "
+            "carried most of its data packets in its last second, and its goodput "
+            "from its first data packet to its last (slowest, Jain).  Repaths: PLB's "
             "idle, forced and long ones (/proc/net/tcp_plb_stat); TCP's own rehash on "
             "a retransmit timeout (TcpExtTcpTimeoutRehash), counted apart.")
         t.notes.append(

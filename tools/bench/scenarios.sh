@@ -312,7 +312,8 @@ s6_clients() {
 s6_counts() {
 	local c
 	for c in PlbRounds PlbCongestedRounds PlbRepathIdle PlbRepathForced \
-		 PlbRepathLong PlbRepathPaused PlbRtoPause PlbRepathBack; do
+		 PlbRepathLong PlbRepathPaused PlbRtoPause PlbRtoCongested \
+		 PlbRepathBack; do
 		echo "$c $(mod_stat "$NS_CLI" tcp_plb_stat "$c")"
 	done
 	for c in TcpExtTcpTimeoutRehash TcpExtTCPTimeouts TcpExtTCPLossProbes; do
