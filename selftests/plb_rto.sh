@@ -6,7 +6,11 @@
 # Four swift bulk flows over the two-path topology; after 3 s path A drops
 # everything.  Connections on A time out: TCP itself gives them a new hash
 # (tcp_write_timeout) until they land on B, and PLB pauses repathing for
-# S..2S seconds, so it does not steer them back onto the failed path.  Then
+# S..2S seconds, so it does not steer them back onto the failed path (a
+# timeout on a path that showed no congestion is a failure; one on a path
+# PLB judged congested, which two swift flows sharing A can be, pauses
+# nothing, and a timeout after PLB moved it back there, with no sample
+# since, does).  Then
 # a cubic flow pinned to B congests B: PLB would now repath, but every
 # connection that timed out stays put (the trace shows no repath of it
 # after its pause began, and "paused" decisions are counted), and all the
@@ -51,7 +55,7 @@ check "the transfers survived the black hole (iperf3 rc $rc)" \
 	"$(jq -r '.end.sum_received.bytes // 0' "$tmp/flows")" -gt 0
 pauses=$(stat PlbRtoPause)
 paused=$(stat PlbRepathPaused)
-log "RTO pauses $pauses, repaths held by a pause $paused, repaths idle $(stat PlbRepathIdle) forced $(stat PlbRepathForced) long $(stat PlbRepathLong)"
+log "RTO pauses $pauses, timeouts judged congestion (no pause) $(stat PlbRtoCongested), repaths held by a pause $paused, repaths idle $(stat PlbRepathIdle) forced $(stat PlbRepathForced) long $(stat PlbRepathLong)"
 log "TCP's RTO rehashes: $(nstat_get "$NS_CLI" TcpExtTcpTimeoutRehash)"
 # Swift's own view of the timeouts: a connection left on A by three
 # rehashes in a row resets its window (retx_reset_threshold).  Whether any

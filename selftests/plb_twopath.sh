@@ -129,6 +129,20 @@ rpc_phase() {
 		      tag, p50 / NR, p99, t }' tag="$tag"
 }
 
+# warm CC: the destination's base delay known to CC before a phase, as
+# to a host that has talked to it before: one second of CC over the free
+# path B alone (the congestion controls keep a floor per destination).
+# Without it, a phase whose connections the hash all puts on A (one in 16
+# with four) has no reference: A's queue never drains (the cubic flow
+# keeps 43-120 ms there), the standing queue reads as the path's delay,
+# and no round is judged congested (Documentation/plb.rst, "No
+# reference"), a limit of any delay signal, not of PLB.
+warm() {
+	twopath_route6 b
+	in_cli iperf3 -6 -c "$SRV_IP6" -p 5202 -C "$1" -t 1 >/dev/null 2>&1
+	twopath_route6 ab
+}
+
 # dwell_expect WHAT: PLB on, no flow label kept a connection on the
 # congested path A longer than DWELL_MAX_MS (paths_per_flow's
 # DWELL_A_MS: every label counts, PATHS_RTO_GAP below).  Where a
@@ -198,6 +212,7 @@ log "path B: $(in_rtr ping -c 10 -i 0.1 fd00:b::2 | tail -n 1)"
 
 # 1. PLB on, on-off traffic.  In virtual time the run is deterministic:
 # one run, no retry.
+warm swift
 idle0=$(stat PlbRepathIdle)
 forced0=$(stat PlbRepathForced)
 long0=$(stat PlbRepathLong)
@@ -397,15 +412,16 @@ check "IPv4 in VXLAN: new outer source ports ($vx_ports - 3) beyond TCP's own re
 # 5. timely calls PLB too.
 load_module tcp_timely
 allow_cc timely
+warm timely
 r0=$(repaths_all)
 rpc_phase timely timely_on
 target 16 "timely: every RPC client completed" "$RPC_DONE == $N_RPC"
 # Whether a timely connection needs a repath depends on where the hash
 # first put it (4 connections all on path B: none; seen once in 3 runs):
 # the count is logged.  A connection that starts on A counts its
-# thresholds from the destination's RTT floor, which the connections on B
-# set (without it, from A's queue: it never saw the queue, 0 repaths, 2 of
-# 2 left on A at 1 Mbit/s).
+# thresholds from the destination's RTT floor, which warm and the
+# connections on B set (without it, from A's queue: it never saw the
+# queue, 0 repaths, 2 of 2 left on A at 1 Mbit/s).
 log "timely: PLB repaths $(($(repaths_all) - r0)), timely connections left on A: $ON_A (of $FIRST_A started there)"
 expect "timely, PLB on: no RPC connection left on the congested path A ($ON_A)" \
 	"$ON_A == 0"
