@@ -29,6 +29,7 @@
 
 #include "include/dcc_compat.h"
 #include "include/dcc_dcqcn.h"
+#include "include/dcc_floor_link.h"
 #include "include/dcc_linerate.h"
 #include "include/dcc_pacing.h"
 #include "include/dcc_param.h"
@@ -84,6 +85,8 @@ DCC_PARAM_UINT(line_rate_mbps, 0, 0, 1000000, NULL, &dcqcn_pb,
 	       "line rate: ceiling of the rate and of the learnt line rate, in Mbit/s; 0: learnt only");
 DCC_PARAM_UINT(cwnd_gain_pct, 200, 100, 1000, NULL, NULL,
 	       "safeguard window: rate times the larger of srtt and the latest RTT sample times this, in percent");
+DCC_PARAM_UINT(loss_share, 1, 0, 1, NULL, NULL,
+	       "1: the host's connections to one destination that lose within two RTTs of each other take no loss window above the mean of theirs; 0: each its own");
 
 /*
  * The block's build(): the parameters in core form, and the check between
@@ -310,6 +313,86 @@ static u64 dcqcn_achieved(const struct tcp_sock *tp, bool flight)
 		r = r ? min(r, f) : f;
 	}
 	return r;
+}
+
+/*
+ * The loss episodes of the host's connections to each destination
+ * (dcqcn_ep_loss(), include/dcc_dcqcn.h), in a table indexed by the
+ * destination as the delay modules' floors (dcc_floor_key()).  The
+ * episode is one u64, updated by compare-and-exchange and read whole; the
+ * key is cleared before another destination's episode is written and set
+ * after it, and a reader that sees the key change under it reads none,
+ * so no connection takes another destination's mean.
+ */
+struct dcqcn_ep_slot {
+	u64 ep;
+	u32 key;		/* destination (dcc_floor_key()), 0: none */
+};
+
+static struct dcqcn_ep_slot dcqcn_eps[DCC_FLOOR_SLOTS];
+
+/* An episode lasts two RTTs (the larger of srtt and the newest sample). */
+static u32 dcqcn_ep_win(const struct tcp_sock *tp)
+{
+	return 2 * max(dcc_srtt_us(tp), tp->rack.rtt_us);
+}
+
+/* The destination's episode (0: none, or another destination's). */
+static u64 dcqcn_ep_read(const struct dcqcn_ep_slot *slot, u32 key)
+{
+	u64 ep;
+
+	if (READ_ONCE(slot->key) != key)
+		return 0;
+	/* Key before the episode: pairs with dcqcn_ep_record()'s 2nd. */
+	smp_rmb();
+	ep = READ_ONCE(slot->ep);
+	/* Episode before the key's re-read: pairs with the first wmb. */
+	smp_rmb();
+	return READ_ONCE(slot->key) == key ? ep : 0;
+}
+
+/* A loss of sk that set its bound: into its destination's episode. */
+static void dcqcn_ep_record(struct sock *sk)
+{
+	const struct dcqcn *ca = inet_csk_ca(sk);
+	const struct tcp_sock *tp = tcp_sk(sk);
+	u32 key = dcc_floor_key(sk), win = dcqcn_ep_win(tp);
+	struct dcqcn_ep_slot *slot = &dcqcn_eps[dcc_floor_index(key)];
+	u64 now = tp->tcp_mstamp, old, new;
+
+	if (READ_ONCE(slot->key) != key) {
+		/* Take the slot over: key cleared, episode, key set. */
+		WRITE_ONCE(slot->key, 0);
+		/* Key cleared before the episode: pairs with the 2nd rmb. */
+		smp_wmb();
+		WRITE_ONCE(slot->ep, dcqcn_ep_loss(0, now, win,
+						   dcqcn_lw_pkts(&ca->s)));
+		/* Episode before the key: pairs with dcqcn_ep_read()'s 1st. */
+		smp_wmb();
+		WRITE_ONCE(slot->key, key);
+		return;
+	}
+	old = READ_ONCE(slot->ep);
+	do {
+		new = dcqcn_ep_loss(old, now, win, dcqcn_lw_pkts(&ca->s));
+	} while (!try_cmpxchg64(&slot->ep, &old, new));
+}
+
+/* Hold sk's loss window to its destination's episode mean, if any. */
+static void dcqcn_ep_share(struct sock *sk)
+{
+	struct dcqcn *ca = inet_csk_ca(sk);
+	u32 key;
+
+	if (!ca->s.loss_cwnd_fx || !READ_ONCE(loss_share))
+		return;
+	key = dcc_floor_key(sk);
+	dcqcn_lw_share(&ca->s,
+		       dcqcn_ep_mean(dcqcn_ep_read(&dcqcn_eps[dcc_floor_index(key)],
+						   key),
+				     tcp_sk(sk)->tcp_mstamp,
+				     dcqcn_ep_win(tcp_sk(sk))));
 }
 
 /*
@@ -554,6 +637,7 @@ static void dcqcn_cong_control(DCC_CONG_CONTROL_ARGS)
 	}
 	dcqcn_catch_up(sk, g, bytes);
 	rcu_read_unlock();
+	dcqcn_ep_share(sk);
 	dcqcn_apply(sk, rs->acked_sacked > 0 ? rs->acked_sacked : 0,
 		    una_advanced, rs->losses > 0);
 }
@@ -585,6 +669,11 @@ static void dcqcn_loss(struct sock *sk, enum dcqcn_reason reason)
 	dcqcn_lw_cut(&ca->s, dcqcn_loss_flight(tcp_packets_in_flight(tp),
 					       achieved, dcqcn_achieved_rtt(tp),
 					       tp->mss_cache));
+	/* Into the destination's loss episode, and held to its mean. */
+	if (READ_ONCE(loss_share)) {
+		dcqcn_ep_record(sk);
+		dcqcn_ep_share(sk);
+	}
 	dcqcn_count_events(sk, &ev);
 	dcqcn_count(sk, reason == DCQCN_R_RTO ? DCQCN_MIB_RTO_CUT :
 						DCQCN_MIB_RECOVERY_CUT, 1);
