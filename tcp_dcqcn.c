@@ -164,6 +164,7 @@ enum dcqcn_mib_field {
 	DCQCN_MIB_RECOVERY_CUT,	/* sender: fast-recovery entries (cut) */
 	DCQCN_MIB_UNDO,		/* sender: spurious loss cuts undone */
 	DCQCN_MIB_FALLBACK,	/* connections without ECN (Reno) */
+	DCQCN_MIB_SHARED,	/* sender: bounds held to a loss episode's mean */
 	DCQCN_MIB_MAX
 };
 
@@ -184,6 +185,7 @@ static const char * const dcqcn_mib_names[DCQCN_MIB_MAX] = {
 	[DCQCN_MIB_RECOVERY_CUT]	= "DcqcnRecoveryCut",
 	[DCQCN_MIB_UNDO]		= "DcqcnUndo",
 	[DCQCN_MIB_FALLBACK]		= "DcqcnFallback",
+	[DCQCN_MIB_SHARED]		= "DcqcnLossShared",
 };
 
 DCC_STAT_DEFINE(dcqcn_stat, "tcp_dcqcn_stat", dcqcn_mib_names);
@@ -379,20 +381,32 @@ static void dcqcn_ep_record(struct sock *sk)
 	} while (!try_cmpxchg64(&slot->ep, &old, new));
 }
 
-/* Hold sk's loss window to its destination's episode mean, if any. */
-static void dcqcn_ep_share(struct sock *sk)
+/*
+ * Hold sk to its destination's episode mean, if any (dcqcn_share()): a
+ * connection in fast recovery or Loss lost in the episode.
+ */
+static void dcqcn_ep_share(struct sock *sk, const struct dcqcn_gparams *g)
 {
+	struct tcp_sock *tp = tcp_sk(sk);
 	struct dcqcn *ca = inet_csk_ca(sk);
-	u32 key;
+	u64 old_rate = ca->s.rate_c_bytes_ps;
+	struct dcqcn_params p;
+	u32 key, mean;
 
 	if (!ca->s.loss_cwnd_fx || !READ_ONCE(loss_share))
 		return;
 	key = dcc_floor_key(sk);
-	dcqcn_lw_share(&ca->s,
-		       dcqcn_ep_mean(dcqcn_ep_read(&dcqcn_eps[dcc_floor_index(key)],
-						   key),
-				     tcp_sk(sk)->tcp_mstamp,
-				     dcqcn_ep_win(tcp_sk(sk))));
+	mean = dcqcn_ep_mean(dcqcn_ep_read(&dcqcn_eps[dcc_floor_index(key)],
+					   key),
+			     tp->tcp_mstamp, dcqcn_ep_win(tp));
+	if (!mean)
+		return;
+	dcqcn_params_now(sk, g, &p);
+	if (dcqcn_share(&ca->s, &p, mean,
+			inet_csk(sk)->icsk_ca_state >= TCP_CA_Recovery)) {
+		dcqcn_count(sk, DCQCN_MIB_SHARED, 1);
+		dcqcn_decided(sk, ca, old_rate, DCQCN_R_RECOVERY);
+	}
 }
 
 /*
@@ -636,8 +650,8 @@ static void dcqcn_cong_control(DCC_CONG_CONTROL_ARGS)
 			tp->prr_delivered += rs->acked_sacked;
 	}
 	dcqcn_catch_up(sk, g, bytes);
+	dcqcn_ep_share(sk, g);
 	rcu_read_unlock();
-	dcqcn_ep_share(sk);
 	dcqcn_apply(sk, rs->acked_sacked > 0 ? rs->acked_sacked : 0,
 		    una_advanced, rs->losses > 0);
 }
@@ -661,7 +675,6 @@ static void dcqcn_loss(struct sock *sk, enum dcqcn_reason reason)
 	dcqcn_catch_up(sk, g, 0);
 	old_rate = ca->s.rate_c_bytes_ps;
 	dcqcn_params_now(sk, g, &p);
-	rcu_read_unlock();
 	achieved = dcqcn_achieved(tp, true);
 	dcqcn_settle(&ca->s, &p, achieved);
 	dcqcn_loss_cut(&ca->s, &p, tp->tcp_mstamp, &ev);
@@ -669,11 +682,13 @@ static void dcqcn_loss(struct sock *sk, enum dcqcn_reason reason)
 	dcqcn_lw_cut(&ca->s, dcqcn_loss_flight(tcp_packets_in_flight(tp),
 					       achieved, dcqcn_achieved_rtt(tp),
 					       tp->mss_cache));
-	/* Into the destination's loss episode, and held to its mean. */
-	if (READ_ONCE(loss_share)) {
+	/*
+	 * Into the destination's loss episode; the share is taken on the
+	 * ACKs (dcqcn_ep_share()), where the state tells a loser.
+	 */
+	if (READ_ONCE(loss_share))
 		dcqcn_ep_record(sk);
-		dcqcn_ep_share(sk);
-	}
+	rcu_read_unlock();
 	dcqcn_count_events(sk, &ev);
 	dcqcn_count(sk, reason == DCQCN_R_RTO ? DCQCN_MIB_RTO_CUT :
 						DCQCN_MIB_RECOVERY_CUT, 1);

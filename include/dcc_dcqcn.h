@@ -887,13 +887,13 @@ static inline void dcqcn_lw_undo(struct dcqcn_state *s)
  * FIFO with one flow or with ten.  The flows of one host to one
  * destination can: those that lose within one episode (win_us from the
  * first loss, two RTTs in the glue) lost in the same overflow, and each
- * takes no bound above the mean of the bounds the episode's losses set
- * (dcqcn_lw_share()), as RFC 9040's ensemble sharing divides one
- * destination's window among its connections.  Only lowered, never
- * raised: no flow sends more than its own loss allows (Reno's); a flow
- * of the destination that did not lose in the episode but has a bound
- * is held to the mean too (which flows lose at an overflow is chance).
- * A single loss is no episode (a flow alone, or a path of its own).
+ * takes the mean of the bounds the episode's losses set (dcqcn_share()),
+ * as RFC 9040's ensemble sharing divides one destination's window among
+ * its connections: together they cut as much as their losses alone
+ * would, split evenly.  A flow of the destination that did not lose in
+ * the episode but has a bound is held to no more than the mean (which
+ * flows lose at an overflow is chance).  A single loss is no episode (a
+ * flow alone, or a path of its own).
  *
  * The episode is one u64, so that it is read and updated whole (the
  * glue's table is shared by the host's connections, without a lock):
@@ -958,16 +958,47 @@ static inline u32 dcqcn_ep_mean(u64 ep, u64 now_us, u32 win_us)
 }
 
 /*
- * Hold a window bound to an episode's mean (mean_pkts, 0: none): lowered
- * to it, to no less than 2 packets, never raised; no bound stays none.
+ * Hold a flow to its destination's episode mean (mean_pkts, 0: none; p
+ * the flow's parameters): a window bound above it is lowered to it (at
+ * least 2 packets); one below it is raised to it only for a flow that
+ * lost in the episode (lost: the glue's "in recovery"), and to no more
+ * than twice itself, the flight it had when it lost (a loss's bound is
+ * at most half of it).  So the episode's losers share what their losses
+ * left together, and no flow sends more than it had in flight at its
+ * loss.  The rates move with the bound (R_C and R_T times new / old):
+ * after a loss R_T is the rate before it, which fast recovery returns
+ * R_C to, and the rate that slow start's split gave a flow would
+ * otherwise outlast its bound (a flow held at its rate while the bound
+ * of another grows).  No bound (no loss or notification yet): none.
+ * Returns true when it changed the bound.
  */
-static inline void dcqcn_lw_share(struct dcqcn_state *s, u32 mean_pkts)
+static inline bool dcqcn_share(struct dcqcn_state *s,
+			       const struct dcqcn_params *p, u32 mean_pkts,
+			       bool lost)
 {
-	u64 m = (u64)dcc_max_u32(mean_pkts, 2) << DCQCN_LW_SHIFT;
+	u64 old = s->loss_cwnd_fx, m, w, f;
 
-	if (!mean_pkts || !s->loss_cwnd_fx || s->loss_cwnd_fx <= m)
-		return;
-	s->loss_cwnd_fx = (u32)m;
+	if (!mean_pkts || !old)
+		return false;
+	m = (u64)dcc_max_u32(mean_pkts, 2) << DCQCN_LW_SHIFT;
+	if (m < old)
+		w = m;
+	else if (lost)
+		w = dcc_min_u64(dcc_min_u64(m, old << 1), DCQCN_LW_MAX);
+	else
+		return false;
+	if (w == old)
+		return false;
+	s->loss_cwnd_fx = (u32)w;
+	/* w / old <= 2 in 16 fractional bits; rates <= 2^40: fits. */
+	f = dcc_div_u64(w << DCC_FX_SHIFT, old);
+	s->rate_c_bytes_ps = dcqcn_clamp_rate(p, (dcc_min_u64(s->rate_c_bytes_ps,
+						DCQCN_RATE_LIMIT) * f) >>
+					      DCC_FX_SHIFT);
+	s->rate_t_bytes_ps = dcqcn_clamp_rate(p, (dcc_min_u64(s->rate_t_bytes_ps,
+						DCQCN_RATE_LIMIT) * f) >>
+					      DCC_FX_SHIFT);
+	return true;
 }
 
 /*
