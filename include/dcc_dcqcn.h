@@ -976,7 +976,7 @@ static inline bool dcqcn_share(struct dcqcn_state *s,
 			       const struct dcqcn_params *p, u32 mean_pkts,
 			       bool lost)
 {
-	u64 old = s->loss_cwnd_fx, m, w, f;
+	u64 old = s->loss_cwnd_fx, m, w, f, rc, rt;
 
 	if (!mean_pkts || !old)
 		return false;
@@ -992,12 +992,10 @@ static inline bool dcqcn_share(struct dcqcn_state *s,
 	s->loss_cwnd_fx = (u32)w;
 	/* w / old <= 2 in 16 fractional bits; rates <= 2^40: fits. */
 	f = dcc_div_u64(w << DCC_FX_SHIFT, old);
-	s->rate_c_bytes_ps = dcqcn_clamp_rate(p, (dcc_min_u64(s->rate_c_bytes_ps,
-						DCQCN_RATE_LIMIT) * f) >>
-					      DCC_FX_SHIFT);
-	s->rate_t_bytes_ps = dcqcn_clamp_rate(p, (dcc_min_u64(s->rate_t_bytes_ps,
-						DCQCN_RATE_LIMIT) * f) >>
-					      DCC_FX_SHIFT);
+	rc = dcc_min_u64(s->rate_c_bytes_ps, DCQCN_RATE_LIMIT);
+	rt = dcc_min_u64(s->rate_t_bytes_ps, DCQCN_RATE_LIMIT);
+	s->rate_c_bytes_ps = dcqcn_clamp_rate(p, (rc * f) >> DCC_FX_SHIFT);
+	s->rate_t_bytes_ps = dcqcn_clamp_rate(p, (rt * f) >> DCC_FX_SHIFT);
 	return true;
 }
 
