@@ -29,6 +29,7 @@
 
 #include "include/dcc_compat.h"
 #include "include/dcc_dcqcn.h"
+#include "include/dcc_floor_link.h"
 #include "include/dcc_linerate.h"
 #include "include/dcc_pacing.h"
 #include "include/dcc_param.h"
@@ -84,6 +85,8 @@ DCC_PARAM_UINT(line_rate_mbps, 0, 0, 1000000, NULL, &dcqcn_pb,
 	       "line rate: ceiling of the rate and of the learnt line rate, in Mbit/s; 0: learnt only");
 DCC_PARAM_UINT(cwnd_gain_pct, 200, 100, 1000, NULL, NULL,
 	       "safeguard window: rate times the larger of srtt and the latest RTT sample times this, in percent");
+DCC_PARAM_UINT(loss_share, 1, 0, 1, NULL, NULL,
+	       "1: the host's connections to one destination that lose within two RTTs of each other take no loss window above the mean of theirs; 0: each its own");
 
 /*
  * The block's build(): the parameters in core form, and the check between
@@ -161,6 +164,7 @@ enum dcqcn_mib_field {
 	DCQCN_MIB_RECOVERY_CUT,	/* sender: fast-recovery entries (cut) */
 	DCQCN_MIB_UNDO,		/* sender: spurious loss cuts undone */
 	DCQCN_MIB_FALLBACK,	/* connections without ECN (Reno) */
+	DCQCN_MIB_SHARED,	/* sender: bounds held to a loss episode's mean */
 	DCQCN_MIB_MAX
 };
 
@@ -181,6 +185,7 @@ static const char * const dcqcn_mib_names[DCQCN_MIB_MAX] = {
 	[DCQCN_MIB_RECOVERY_CUT]	= "DcqcnRecoveryCut",
 	[DCQCN_MIB_UNDO]		= "DcqcnUndo",
 	[DCQCN_MIB_FALLBACK]		= "DcqcnFallback",
+	[DCQCN_MIB_SHARED]		= "DcqcnLossShared",
 };
 
 DCC_STAT_DEFINE(dcqcn_stat, "tcp_dcqcn_stat", dcqcn_mib_names);
@@ -310,6 +315,98 @@ static u64 dcqcn_achieved(const struct tcp_sock *tp, bool flight)
 		r = r ? min(r, f) : f;
 	}
 	return r;
+}
+
+/*
+ * The loss episodes of the host's connections to each destination
+ * (dcqcn_ep_loss(), include/dcc_dcqcn.h), in a table indexed by the
+ * destination as the delay modules' floors (dcc_floor_key()).  The
+ * episode is one u64, updated by compare-and-exchange and read whole; the
+ * key is cleared before another destination's episode is written and set
+ * after it, and a reader that sees the key change under it reads none,
+ * so no connection takes another destination's mean.
+ */
+struct dcqcn_ep_slot {
+	u64 ep;
+	u32 key;		/* destination (dcc_floor_key()), 0: none */
+};
+
+static struct dcqcn_ep_slot dcqcn_eps[DCC_FLOOR_SLOTS];
+
+/* An episode lasts two RTTs (the larger of srtt and the newest sample). */
+static u32 dcqcn_ep_win(const struct tcp_sock *tp)
+{
+	return 2 * max(dcc_srtt_us(tp), tp->rack.rtt_us);
+}
+
+/* The destination's episode (0: none, or another destination's). */
+static u64 dcqcn_ep_read(const struct dcqcn_ep_slot *slot, u32 key)
+{
+	u64 ep;
+
+	if (READ_ONCE(slot->key) != key)
+		return 0;
+	/* Key before the episode: pairs with dcqcn_ep_record()'s 2nd. */
+	smp_rmb();
+	ep = READ_ONCE(slot->ep);
+	/* Episode before the key's re-read: pairs with the first wmb. */
+	smp_rmb();
+	return READ_ONCE(slot->key) == key ? ep : 0;
+}
+
+/* A loss of sk that set its bound: into its destination's episode. */
+static void dcqcn_ep_record(struct sock *sk)
+{
+	const struct dcqcn *ca = inet_csk_ca(sk);
+	const struct tcp_sock *tp = tcp_sk(sk);
+	u32 key = dcc_floor_key(sk), win = dcqcn_ep_win(tp);
+	struct dcqcn_ep_slot *slot = &dcqcn_eps[dcc_floor_index(key)];
+	u64 now = tp->tcp_mstamp, old, new;
+
+	if (READ_ONCE(slot->key) != key) {
+		/* Take the slot over: key cleared, episode, key set. */
+		WRITE_ONCE(slot->key, 0);
+		/* Key cleared before the episode: pairs with the 2nd rmb. */
+		smp_wmb();
+		WRITE_ONCE(slot->ep, dcqcn_ep_loss(0, now, win,
+						   dcqcn_lw_pkts(&ca->s)));
+		/* Episode before the key: pairs with dcqcn_ep_read()'s 1st. */
+		smp_wmb();
+		WRITE_ONCE(slot->key, key);
+		return;
+	}
+	old = READ_ONCE(slot->ep);
+	do {
+		new = dcqcn_ep_loss(old, now, win, dcqcn_lw_pkts(&ca->s));
+	} while (!try_cmpxchg64(&slot->ep, &old, new));
+}
+
+/*
+ * Hold sk to its destination's episode mean, if any (dcqcn_share()): a
+ * connection in fast recovery or Loss lost in the episode.
+ */
+static void dcqcn_ep_share(struct sock *sk, const struct dcqcn_gparams *g)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct dcqcn *ca = inet_csk_ca(sk);
+	u64 old_rate = ca->s.rate_c_bytes_ps;
+	struct dcqcn_params p;
+	u32 key, mean;
+
+	if (!ca->s.loss_cwnd_fx || !READ_ONCE(loss_share))
+		return;
+	key = dcc_floor_key(sk);
+	mean = dcqcn_ep_mean(dcqcn_ep_read(&dcqcn_eps[dcc_floor_index(key)],
+					   key),
+			     tp->tcp_mstamp, dcqcn_ep_win(tp));
+	if (!mean)
+		return;
+	dcqcn_params_now(sk, g, &p);
+	if (dcqcn_share(&ca->s, &p, mean,
+			inet_csk(sk)->icsk_ca_state >= TCP_CA_Recovery)) {
+		dcqcn_count(sk, DCQCN_MIB_SHARED, 1);
+		dcqcn_decided(sk, ca, old_rate, DCQCN_R_RECOVERY);
+	}
 }
 
 /*
@@ -553,6 +650,7 @@ static void dcqcn_cong_control(DCC_CONG_CONTROL_ARGS)
 			tp->prr_delivered += rs->acked_sacked;
 	}
 	dcqcn_catch_up(sk, g, bytes);
+	dcqcn_ep_share(sk, g);
 	rcu_read_unlock();
 	dcqcn_apply(sk, rs->acked_sacked > 0 ? rs->acked_sacked : 0,
 		    una_advanced, rs->losses > 0);
@@ -577,7 +675,6 @@ static void dcqcn_loss(struct sock *sk, enum dcqcn_reason reason)
 	dcqcn_catch_up(sk, g, 0);
 	old_rate = ca->s.rate_c_bytes_ps;
 	dcqcn_params_now(sk, g, &p);
-	rcu_read_unlock();
 	achieved = dcqcn_achieved(tp, true);
 	dcqcn_settle(&ca->s, &p, achieved);
 	dcqcn_loss_cut(&ca->s, &p, tp->tcp_mstamp, &ev);
@@ -585,6 +682,13 @@ static void dcqcn_loss(struct sock *sk, enum dcqcn_reason reason)
 	dcqcn_lw_cut(&ca->s, dcqcn_loss_flight(tcp_packets_in_flight(tp),
 					       achieved, dcqcn_achieved_rtt(tp),
 					       tp->mss_cache));
+	/*
+	 * Into the destination's loss episode; the share is taken on the
+	 * ACKs (dcqcn_ep_share()), where the state tells a loser.
+	 */
+	if (READ_ONCE(loss_share))
+		dcqcn_ep_record(sk);
+	rcu_read_unlock();
 	dcqcn_count_events(sk, &ev);
 	dcqcn_count(sk, reason == DCQCN_R_RTO ? DCQCN_MIB_RTO_CUT :
 						DCQCN_MIB_RECOVERY_CUT, 1);

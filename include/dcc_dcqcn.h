@@ -873,6 +873,132 @@ static inline void dcqcn_lw_undo(struct dcqcn_state *s)
 					   DCQCN_LW_MAX);
 }
 
+/* ---- the loss episode of a destination ----------------------------------
+ *
+ * One loss sets each flow's bound for a long time on a deep drop-tail
+ * FIFO: the bound grows a packet per RTT, and an RTT is the queue's
+ * (60-120 ms on the bench's 1000-packet FIFO), so the split one overflow
+ * makes stays for seconds.  And that split is not fair: a flow joining N
+ * others slow-starts into the part of the FIFO their last halving left
+ * free, about half of it, and at the overflow holds about as much as all
+ * of them together; halved, its bound is N times each of theirs (beside
+ * two: 235 packets against 128 and 132, Jain's index 0.91).  No rule of
+ * one flow's window can tell, from its own loss, whether it shares the
+ * FIFO with one flow or with ten.  The flows of one host to one
+ * destination can: those that lose within one episode (win_us from the
+ * first loss, two RTTs in the glue) lost in the same overflow, and each
+ * takes the mean of the bounds the episode's losses set (dcqcn_share()),
+ * as RFC 9040's ensemble sharing divides one destination's window among
+ * its connections: together they cut as much as their losses alone
+ * would, split evenly.  A flow of the destination that did not lose in
+ * the episode but has a bound is held to no more than the mean (which
+ * flows lose at an overflow is chance).  A single loss is no episode (a
+ * flow alone, or a path of its own).
+ *
+ * The episode is one u64, so that it is read and updated whole (the
+ * glue's table is shared by the host's connections, without a lock):
+ * the start (the low 32 bits of the microsecond clock; wraps every 71
+ * minutes, compared modulo 2^32), the count of losses (8 bits) and the
+ * sum of their bounds in packets (24 bits); both saturate together (a
+ * loss that would overflow either is not counted).
+ */
+#define DCQCN_EP_COUNT_MAX	0xffU
+#define DCQCN_EP_SUM_MAX	0xffffffU
+
+static inline u32 dcqcn_ep_start(u64 ep)
+{
+	return (u32)(ep >> 32);
+}
+
+static inline u32 dcqcn_ep_count(u64 ep)
+{
+	return (u32)(ep >> 24) & DCQCN_EP_COUNT_MAX;
+}
+
+static inline u32 dcqcn_ep_sum(u64 ep)
+{
+	return (u32)ep & DCQCN_EP_SUM_MAX;
+}
+
+/* True when ep holds an episode that started at most win_us before now. */
+static inline bool dcqcn_ep_current(u64 ep, u64 now_us, u32 win_us)
+{
+	return dcqcn_ep_count(ep) &&
+	       (u32)now_us - dcqcn_ep_start(ep) < win_us;
+}
+
+/*
+ * A loss at now_us that set a bound of bound_pkts: the episode ep (0:
+ * none) with it, or a new episode of it alone if ep is not current.
+ */
+static inline u64 dcqcn_ep_loss(u64 ep, u64 now_us, u32 win_us,
+				u32 bound_pkts)
+{
+	u32 b = dcc_min_u32(bound_pkts, DCQCN_EP_SUM_MAX);
+	u32 n, sum;
+
+	if (!dcqcn_ep_current(ep, now_us, win_us))
+		return ((u64)(u32)now_us << 32) | (1U << 24) | b;
+	n = dcqcn_ep_count(ep);
+	sum = dcqcn_ep_sum(ep);
+	if (n >= DCQCN_EP_COUNT_MAX || b > DCQCN_EP_SUM_MAX - sum)
+		return ep;
+	return (ep & ~(u64)DCC_U32_MAX) | ((n + 1) << 24) | (sum + b);
+}
+
+/*
+ * The mean bound of a current episode of at least two losses, in packets;
+ * 0 for none.
+ */
+static inline u32 dcqcn_ep_mean(u64 ep, u64 now_us, u32 win_us)
+{
+	if (!dcqcn_ep_current(ep, now_us, win_us) || dcqcn_ep_count(ep) < 2)
+		return 0;
+	return dcqcn_ep_sum(ep) / dcqcn_ep_count(ep);
+}
+
+/*
+ * Hold a flow to its destination's episode mean (mean_pkts, 0: none; p
+ * the flow's parameters): a window bound above it is lowered to it (at
+ * least 2 packets); one below it is raised to it only for a flow that
+ * lost in the episode (lost: the glue's "in recovery"), and to no more
+ * than twice itself, the flight it had when it lost (a loss's bound is
+ * at most half of it).  So the episode's losers share what their losses
+ * left together, and no flow sends more than it had in flight at its
+ * loss.  The rates move with the bound (R_C and R_T times new / old):
+ * after a loss R_T is the rate before it, which fast recovery returns
+ * R_C to, and the rate that slow start's split gave a flow would
+ * otherwise outlast its bound (a flow held at its rate while the bound
+ * of another grows).  No bound (no loss or notification yet): none.
+ * Returns true when it changed the bound.
+ */
+static inline bool dcqcn_share(struct dcqcn_state *s,
+			       const struct dcqcn_params *p, u32 mean_pkts,
+			       bool lost)
+{
+	u64 old = s->loss_cwnd_fx, m, w, f, rc, rt;
+
+	if (!mean_pkts || !old)
+		return false;
+	m = (u64)dcc_max_u32(mean_pkts, 2) << DCQCN_LW_SHIFT;
+	if (m < old)
+		w = m;
+	else if (lost)
+		w = dcc_min_u64(dcc_min_u64(m, old << 1), DCQCN_LW_MAX);
+	else
+		return false;
+	if (w == old)
+		return false;
+	s->loss_cwnd_fx = (u32)w;
+	/* w / old <= 2 in 16 fractional bits; rates <= 2^40: fits. */
+	f = dcc_div_u64(w << DCC_FX_SHIFT, old);
+	rc = dcc_min_u64(s->rate_c_bytes_ps, DCQCN_RATE_LIMIT);
+	rt = dcc_min_u64(s->rate_t_bytes_ps, DCQCN_RATE_LIMIT);
+	s->rate_c_bytes_ps = dcqcn_clamp_rate(p, (rc * f) >> DCC_FX_SHIFT);
+	s->rate_t_bytes_ps = dcqcn_clamp_rate(p, (rt * f) >> DCC_FX_SHIFT);
+	return true;
+}
+
 /*
  * The window in fast recovery, in packets: Linux's proportional rate
  * reduction (RFC 6937, tcp_cwnd_reduction()) with its slow-start

@@ -24,7 +24,7 @@ check_params_readable $MOD
 for pv in g_q16:4096 alpha_period_us:55 timer_us:55 byte_counter_kb:0 \
 	  fr_events:5 ai_rate_kbps:0 hai_rate_kbps:0 ai_rate_ppm:1000 \
 	  hai_rate_ppm:10000 cnp_interval_us:50 min_rate_kbps:1000 \
-	  line_rate_mbps:0 cwnd_gain_pct:200; do
+	  line_rate_mbps:0 cwnd_gain_pct:200 loss_share:1; do
 	check "default ${pv%%:*} is ${pv#*:}" \
 		test "$(get_param $MOD "${pv%%:*}")" = "${pv#*:}"
 done
@@ -36,7 +36,7 @@ check_bad_writes $MOD g_q16:0 g_q16:65537 g_q16:-1 g_q16:abc \
 	alpha_period_us:0 timer_us:0 byte_counter_kb:4194304 fr_events:0 \
 	ai_rate_kbps:1000000001 ai_rate_ppm:0 hai_rate_ppm:1000001 \
 	cnp_interval_us:0 min_rate_kbps:0 line_rate_mbps:1000001 \
-	cwnd_gain_pct:99 "timer_us:1 2"
+	cwnd_gain_pct:99 loss_share:2 loss_share:-1 "timer_us:1 2"
 check "a line rate override is accepted" set_param $MOD line_rate_mbps 10000
 check "min_rate_kbps above the line rate is refused" \
 	bad_write $MOD min_rate_kbps 10000001
@@ -47,6 +47,8 @@ check "line_rate_mbps below min_rate_kbps is refused" \
 check "line_rate_mbps kept" test "$(get_param $MOD line_rate_mbps)" = 10000
 check "line_rate_mbps 0 (learnt only) is accepted with any floor" \
 	set_param $MOD line_rate_mbps 0
+check "loss_share 0 is accepted" set_param $MOD loss_share 0
+check "loss_share 1 is accepted" set_param $MOD loss_share 1
 check "unload" unload_module $MOD
 check "dcqcn is gone from tcp_available_congestion_control" \
 	sh -c "! grep -qw dcqcn $AVAIL"

@@ -1294,6 +1294,153 @@ static void test_loss_flight(void **state)
 	assert_int_equal(dcqcn_loss_flight(0, LINE_100M, 120000, 1448), 0);
 }
 
+/* Jain's index of n window bounds, in double. */
+static double jain_pkts(const u32 *w, int n)
+{
+	double sum = 0, sq = 0;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		sum += w[i];
+		sq += (double)w[i] * w[i];
+	}
+	return sum * sum / (n * sq);
+}
+
+/*
+ * The bounds one overflow of the bench's join-leave FIFO sets, traced
+ * (Documentation/dcqcn.rst, "Half of what the path carries"): the third
+ * flow slow-starts into the half of the 1000-packet FIFO the two
+ * incumbents leave free, and at the overflow has 968 packets in flight,
+ * of which the path delivered 470 in the RTT (120 ms); the incumbents
+ * have 256 and 264.  Each bound alone: 235 beside 128 and 132, Jain's
+ * index 0.91.  Flows of one host to one destination that lose in the
+ * same episode take the mean of their bounds (dcqcn_ep_loss(),
+ * dcqcn_ep_mean(), dcqcn_share()): 165 each, the rates moving with the
+ * bounds; a loser's bound is raised to no more than twice itself, and a
+ * flow of the destination that did not lose is only lowered.
+ */
+static void test_loss_share(void **state)
+{
+	struct dcqcn_params p = ref_params();
+	u32 win = 240000, flights[3] = { 968, 256, 264 }, w[3], mean, b0;
+	u64 rate = 470ULL * 1448 * 1000000 / 120000;	/* 470 pkts / RTT */
+	u64 ep = 0, t = 5000000, rc, rt;
+	struct dcqcn_state s[3], other;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 3; i++) {
+		dcqcn_state_init(&s[i], &p, LINE_100M, 0);
+		dcqcn_lw_cut(&s[i], dcqcn_loss_flight(flights[i],
+						      i ? 0 : rate, 120000,
+						      1448));
+		w[i] = dcqcn_lw_pkts(&s[i]);
+		s[i].rate_c_bytes_ps = LINE_100M / 4;
+		s[i].rate_t_bytes_ps = LINE_100M / 2;
+	}
+	assert_true(w[0] >= 234 && w[0] <= 236);
+	assert_int_equal(w[1], 128);
+	assert_int_equal(w[2], 132);
+	assert_true(jain_pkts(w, 3) < 0.92);	/* each alone: unfair */
+
+	/* One loss alone is no episode: nothing to share. */
+	ep = dcqcn_ep_loss(ep, t, win, w[0]);
+	assert_int_equal(dcqcn_ep_mean(ep, t, win), 0);
+	assert_false(dcqcn_share(&s[0], &p, dcqcn_ep_mean(ep, t, win), true));
+	/* The incumbents lose in the same RTT (within the window). */
+	ep = dcqcn_ep_loss(ep, t + 30000, win, w[1]);
+	ep = dcqcn_ep_loss(ep, t + 90000, win, w[2]);
+	mean = dcqcn_ep_mean(ep, t + 100000, win);
+	assert_int_equal(mean, (w[0] + w[1] + w[2]) / 3);
+	for (i = 0; i < 3; i++) {
+		b0 = s[i].loss_cwnd_fx;
+		assert_true(dcqcn_share(&s[i], &p, mean, true));
+		w[i] = dcqcn_lw_pkts(&s[i]);
+		assert_int_equal(w[i], mean);
+		/* The rates moved with the bound (to 1 in 2^16). */
+		rt = (LINE_100M / 2) * ((u64)mean << DCQCN_LW_SHIFT) / b0;
+		assert_true(s[i].rate_t_bytes_ps <= rt &&
+			    s[i].rate_t_bytes_ps + rt / 65536 + 1 >= rt);
+		assert_true(s[i].rate_c_bytes_ps * 2 <= s[i].rate_t_bytes_ps + 1 &&
+			    s[i].rate_c_bytes_ps * 2 + 2 >= s[i].rate_t_bytes_ps);
+	}
+	assert_true(jain_pkts(w, 3) >= 0.999);
+	/* Held there: a second look changes nothing. */
+	assert_false(dcqcn_share(&s[1], &p, mean, true));
+
+	/* A flow of the destination that did not lose: lowered, not raised. */
+	dcqcn_state_init(&other, &p, LINE_100M, 0);
+	dcqcn_lw_cut(&other, 500);
+	rc = other.rate_c_bytes_ps;
+	assert_true(dcqcn_share(&other, &p, mean, false));
+	assert_int_equal(dcqcn_lw_pkts(&other), mean);
+	assert_true(other.rate_c_bytes_ps < rc);
+	dcqcn_lw_cut(&other, 100);
+	assert_false(dcqcn_share(&other, &p, mean, false));
+	assert_int_equal(dcqcn_lw_pkts(&other), 50);
+	/* A loser far below: to twice its bound at most. */
+	rc = other.rate_c_bytes_ps;
+	assert_true(dcqcn_share(&other, &p, mean, true));
+	assert_int_equal(dcqcn_lw_pkts(&other), 100);
+	assert_int_equal(other.rate_c_bytes_ps, dcqcn_clamp_rate(&p, 2 * rc));
+	/* A flow without a bound (no loss yet) keeps none. */
+	dcqcn_state_init(&other, &p, LINE_100M, 0);
+	assert_false(dcqcn_share(&other, &p, mean, true));
+	assert_int_equal(dcqcn_lw_pkts(&other), DCC_U32_MAX);
+	/* Mean 0 (no episode) changes nothing; a mean of 1 holds 2. */
+	dcqcn_lw_cut(&other, 500);
+	assert_false(dcqcn_share(&other, &p, 0, true));
+	assert_int_equal(dcqcn_lw_pkts(&other), 250);
+	assert_true(dcqcn_share(&other, &p, 1, false));
+	assert_int_equal(dcqcn_lw_pkts(&other), 2);
+	/* Rates stay in [floor, line]. */
+	other.rate_c_bytes_ps = LINE_100M;
+	other.rate_t_bytes_ps = LINE_100M;
+	assert_true(dcqcn_share(&other, &p, 4, true));
+	assert_true(other.rate_c_bytes_ps <= p.max_rate_bytes_ps);
+	dcqcn_lw_cut(&other, DCC_U32_MAX);
+	assert_true(dcqcn_share(&other, &p, 2, false));
+	assert_int_equal(other.rate_c_bytes_ps, p.min_rate_bytes_ps);
+
+	/* The episode ends win_us after its first loss. */
+	assert_int_equal(dcqcn_ep_mean(ep, t + win - 1, win), mean);
+	assert_int_equal(dcqcn_ep_mean(ep, t + win, win), 0);
+	/* A loss after it starts a new one. */
+	ep = dcqcn_ep_loss(ep, t + win, win, 10);
+	assert_int_equal(dcqcn_ep_mean(ep, t + win, win), 0);
+	ep = dcqcn_ep_loss(ep, t + win + 1, win, 30);
+	assert_int_equal(dcqcn_ep_mean(ep, t + win + 1, win), 20);
+	/* A clock before the start (another CPU's): no episode read. */
+	assert_int_equal(dcqcn_ep_mean(ep, t, win), 0);
+	/* Across the 32-bit wrap of the microsecond clock. */
+	t = (1ULL << 32) - 1000;
+	ep = dcqcn_ep_loss(0, t, win, 100);
+	ep = dcqcn_ep_loss(ep, t + 2000, win, 50);
+	assert_int_equal(dcqcn_ep_mean(ep, t + 3000, win), 75);
+	/* Saturation: the count and the sum stay consistent. */
+	ep = 0;
+	for (i = 0; i < 300; i++)
+		ep = dcqcn_ep_loss(ep, t, win, DCC_U32_MAX);
+	assert_int_equal(dcqcn_ep_count(ep), 1);	/* one, saturated */
+	assert_int_equal(dcqcn_ep_sum(ep), DCQCN_EP_SUM_MAX);
+	assert_int_equal(dcqcn_ep_mean(ep, t, win), 0);
+	ep = 0;
+	for (i = 0; i < 300; i++)
+		ep = dcqcn_ep_loss(ep, t, win, 1U << 22);
+	assert_int_equal(dcqcn_ep_count(ep), 3);	/* a 4th overflows */
+	assert_int_equal(dcqcn_ep_mean(ep, t, win), 1U << 22);
+	ep = 0;
+	for (i = 0; i < 300; i++)
+		ep = dcqcn_ep_loss(ep, t, win, 7);
+	assert_int_equal(dcqcn_ep_count(ep), DCQCN_EP_COUNT_MAX);
+	assert_int_equal(dcqcn_ep_mean(ep, t, win), 7);
+	/* A window of 0 us: every loss alone. */
+	ep = dcqcn_ep_loss(0, t, 0, 10);
+	ep = dcqcn_ep_loss(ep, t, 0, 30);
+	assert_int_equal(dcqcn_ep_mean(ep, t, 0), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1325,6 +1472,7 @@ int main(void)
 		cmocka_unit_test(test_recovery_cwnd),
 		cmocka_unit_test(test_notify_window),
 		cmocka_unit_test(test_loss_flight),
+		cmocka_unit_test(test_loss_share),
 	};
 
 	return cmocka_run_group_tests_name("dcc_dcqcn", tests, NULL, NULL);

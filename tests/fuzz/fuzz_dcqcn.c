@@ -47,6 +47,7 @@
 enum {
 	P_G, P_ALPHA_PERIOD, P_TIMER, P_BYTE_COUNTER, P_FR, P_AI, P_HAI,
 	P_AI_PPM, P_HAI_PPM, P_CNP_INTERVAL, P_MIN_RATE, P_LINE, P_CWND_GAIN,
+	P_LOSS_SHARE,
 	P_NUM
 };
 
@@ -64,6 +65,7 @@ static const struct fz_param dcqcn_tab[P_NUM] = {
 	[P_MIN_RATE]	= { "min_rate_kbps", 1, 1000000000, 1000 },
 	[P_LINE]	= { "line_rate_mbps", 0, 1000000, 0 },
 	[P_CWND_GAIN]	= { "cwnd_gain_pct", 100, 1000, 200 },
+	[P_LOSS_SHARE]	= { "loss_share", 0, 1, 1 },
 };
 
 /* The cross-parameter check of dcqcn_params_build() in tcp_dcqcn.c. */
@@ -164,6 +166,8 @@ struct sim {
 	bool notified;
 	bool np_strict;		/* clock monotonic, interval fixed */
 	u64 notifies, edges;
+	u64 ep;			/* a destination's loss episode */
+	u32 ep_win;
 };
 
 /* The module's parameters: drawn in range, or one run-time write. */
@@ -393,6 +397,58 @@ static void fz_recovery_cwnd(struct fz *f, u32 acked, u32 bound)
 		 w, in, acked, del, out, adv, lost, bound);
 }
 
+/*
+ * A loss that set bound w, into the destination's episode (and a
+ * sibling's loss, sometimes): the count and the sum move together or not
+ * at all, a stale episode restarts, the mean is the sum over the count
+ * for two losses or more; a bound held to it is lowered to the mean
+ * (>= 2), or raised towards it, for a loser only, to at most twice
+ * itself (the rates, checked by check_state(), stay in bounds).
+ */
+static void fz_episode(struct sim *x, u32 w)
+{
+	struct fz *f = &x->f;
+	u64 ep0 = x->ep;
+	u32 n0 = dcqcn_ep_count(ep0), sum0 = dcqcn_ep_sum(ep0), m, b, old, nw;
+	bool cur, lost;
+
+	if (fz_u8(f) & 1)
+		x->ep_win = fz_u8(f) & 1 ? fz_u32_edge(f) : fz_range(f, 0, 400000);
+	if (fz_u8(f) & 1)	/* a sibling's bound */
+		w = fz_u32_edge(f);
+	cur = dcqcn_ep_current(ep0, x->now, x->ep_win);
+	x->ep = dcqcn_ep_loss(ep0, x->now, x->ep_win, w);
+	b = dcc_min_u32(w, DCQCN_EP_SUM_MAX);
+	if (!cur)
+		FZ_CHECK(f, dcqcn_ep_count(x->ep) == 1 &&
+			 dcqcn_ep_sum(x->ep) == b &&
+			 dcqcn_ep_start(x->ep) == (u32)x->now,
+			 "new episode %llx from %u at %llu",
+			 (unsigned long long)x->ep, w,
+			 (unsigned long long)x->now);
+	else
+		FZ_CHECK(f, x->ep == ep0 ||
+			 (dcqcn_ep_count(x->ep) == n0 + 1 &&
+			  dcqcn_ep_sum(x->ep) == sum0 + b &&
+			  dcqcn_ep_start(x->ep) == dcqcn_ep_start(ep0)),
+			 "episode %llx + %u -> %llx", (unsigned long long)ep0,
+			 w, (unsigned long long)x->ep);
+	m = dcqcn_ep_mean(x->ep, x->now, x->ep_win);
+	FZ_CHECK(f, !m || (dcqcn_ep_count(x->ep) >= 2 &&
+			   m == dcqcn_ep_sum(x->ep) / dcqcn_ep_count(x->ep)),
+		 "episode mean %u of %llx", m, (unsigned long long)x->ep);
+	old = x->s.loss_cwnd_fx;
+	lost = fz_bool(f);
+	dcqcn_share(&x->s, &x->p, m, lost);
+	nw = x->s.loss_cwnd_fx;
+	FZ_CHECK(f, nw == old ||
+		 (m && old &&
+		  (nw < old ? nw == (u32)dcc_max_u32(m, 2) << DCQCN_LW_SHIFT :
+		   lost && nw <= (u64)old * 2 &&
+		   nw <= (u64)dcc_max_u32(m, 2) << DCQCN_LW_SHIFT)),
+		 "bound %u held to mean %u (lost %d): %u", old, m, lost, nw);
+}
+
 static void ev_cut(struct sim *x, bool loss)
 {
 	struct fz *f = &x->f;
@@ -439,6 +495,7 @@ static void ev_cut(struct sim *x, bool loss)
 			 s->loss_cwnd_fx <= DCQCN_LW_MAX,
 			 "loss window %u -> %u", w, dcqcn_lw_pkts(s));
 		fz_recovery_cwnd(f, acked, w);
+		fz_episode(x, w);
 		/* The flight a loss starts from: never above it, >= 1. */
 		w = dcqcn_loss_flight(fl, (u64)acked << 9, acked, w);
 		FZ_CHECK(f, w <= fl && (w >= 1 || !fl) &&
