@@ -109,6 +109,11 @@ struct dcc_plb_state {
 					 * under way came on a congested
 					 * path (dcc_plb_on_rto())
 					 */
+#define DCC_PLB_F_LEFT_CONG	0x40	/* repathed off a congested path,
+					 * and no packet sent since has
+					 * been delivered (round_delivered:
+					 * the count at the repath)
+					 */
 #define DCC_PLB_F_BEST_SHIFT	1	/* the best label's depth, log2 */
 #define DCC_PLB_F_BEST_MASK	0x0e
 #define DCC_PLB_MAX_WEIGHT	255	/* round_weight, ref_rounds */
@@ -129,7 +134,7 @@ struct dcc_plb_state {
  * Version 1 was the unversioned object (owner pointer first); version 3
  * added round_weight and ref_rounds, version 4 the path memory, version 5
  * made samples and cong_samples a pool over rounds (DCC_PLB_F_SAMPLED),
- * version 6 added DCC_PLB_F_RTO_CONG.
+ * version 6 added DCC_PLB_F_RTO_CONG and DCC_PLB_F_LEFT_CONG.
  */
 #define DCC_PLB_ABI_MAGIC	0x31424c50u	/* "PLB1" in memory */
 #define DCC_PLB_ABI_VERSION	6u
@@ -265,6 +270,8 @@ static inline bool dcc_plb_round_end(struct dcc_plb_state *s,
 	if (ce)
 		s->flags |= DCC_PLB_F_CE_SEEN;
 	delay = dcc_plb_delay_ratio(s);
+	/* a packet sent on the new path arrived: it works */
+	s->flags &= ~DCC_PLB_F_LEFT_CONG;
 	if (use_ecn && (s->flags & DCC_PLB_F_CE_SEEN) && pkts)
 		*ratio = (int)dcc_min_u32(dcc_sat_u32(dcc_div_u64((u64)ce *
 								  DCC_PLB_SCALE,
@@ -306,7 +313,12 @@ static inline bool dcc_plb_update(struct dcc_plb_state *s,
 
 /*
  * Is a repath due, given the packets in flight and the time?  On a
- * REPATH verdict the count restarts: the caller picks the new path.
+ * REPATH verdict the count restarts: the caller picks the new path, and
+ * DCC_PLB_F_LEFT_CONG says the packets in flight were sent on a congested
+ * path until one sent after the repath is delivered (the next round's
+ * end: the caller calls this right after a round ends, or with nothing
+ * in flight, so round_delivered is the delivered count at the repath).
+ * A timeout in between is that path's (dcc_plb_on_rto()).
  *
  * The pause ends at pause_until; jiffies wrap, so a pause_until more than
  * 2S (its longest possible length) ahead of now is a stale one from
@@ -340,6 +352,7 @@ static inline enum dcc_plb_verdict dcc_plb_check(struct dcc_plb_state *s,
 	s->consec_cong_rounds = 0;
 	s->ref_rounds = 0;
 	dcc_plb_pool_clear(s);
+	s->flags |= DCC_PLB_F_LEFT_CONG;
 	if (forced)
 		return DCC_PLB_REPATH_FORCED;
 	return idle ? DCC_PLB_REPATH_IDLE : DCC_PLB_REPATH_LONG;
@@ -384,12 +397,20 @@ static inline u32 dcc_plb_choose(struct dcc_plb_state *s, u32 cur, u32 depth)
 /*
  * Was the connection congested, by PLB's own measure, when a retransmit
  * timeout came: its last round was congested, or the delay samples pooled
- * over its last rounds were at or above the target in cong_thresh of them.
+ * over its last rounds were at or above the target in cong_thresh of them,
+ * or the packet that timed out (the oldest one not acknowledged, sent when
+ * the connection had delivered head_delivered packets) was sent on a path
+ * PLB left for its congestion, with no packet sent since delivered
+ * (DCC_PLB_F_LEFT_CONG: the repath emptied the pool and the count).
  */
 static inline bool dcc_plb_congested(const struct dcc_plb_state *s,
-				     const struct dcc_plb_conf *c)
+				     const struct dcc_plb_conf *c,
+				     u32 head_delivered)
 {
 	if (s->consec_cong_rounds)
+		return true;
+	if ((s->flags & DCC_PLB_F_LEFT_CONG) &&
+	    dcc_before32(head_delivered, s->round_delivered))
 		return true;
 	return s->samples &&
 	       (u32)s->cong_samples * DCC_PLB_SCALE / s->samples >=
@@ -400,12 +421,16 @@ static inline bool dcc_plb_congested(const struct dcc_plb_state *s,
  * A retransmit timeout: TCP has just moved the connection to a new path
  * (tcp_write_timeout() rehashes), so forget the congestion count.
  * timeouts is how many timeouts came before this one with no ACK of new
- * data between them (the socket's icsk_retransmits: 0 at the first).
+ * data between them (the socket's icsk_retransmits: 0 at the first), and
+ * head_delivered the delivered count when the packet that timed out was
+ * sent (dcc_plb_congested()).
  *
  * What the timeout means is judged at the first of a run (and kept in
  * DCC_PLB_F_RTO_CONG for the ones that follow it):
- *   - a path that was delivering with its queue at or above the target
- *     (dcc_plb_congested()) lost the packets to its queue: the timeout is
+ *   - a path that was delivering with its queue at or above the target,
+ *     or that PLB had just left for its congestion with the packet that
+ *     timed out in flight there (dcc_plb_congested()), lost the packets
+ *     to its queue: the timeout is
  *     congestion, and PLB goes on judging rounds on the new path as on
  *     any other.  No pause: a pause would hold the connection on the
  *     path TCP's rehash drew, and that draw lands on the congested path
@@ -425,13 +450,14 @@ static inline bool dcc_plb_congested(const struct dcc_plb_state *s,
  */
 static inline bool dcc_plb_on_rto(struct dcc_plb_state *s,
 				  const struct dcc_plb_conf *c, u32 now,
-				  u32 hz, u32 rnd, u32 timeouts)
+				  u32 hz, u32 rnd, u32 timeouts,
+				  u32 head_delivered)
 {
 	u32 pause = dcc_min_u32(c->suspend_rto_sec,
 				DCC_PLB_MAX_SUSPEND_SEC) * hz;
 
 	if (!timeouts) {
-		if (dcc_plb_congested(s, c))
+		if (dcc_plb_congested(s, c, head_delivered))
 			s->flags |= DCC_PLB_F_RTO_CONG;
 		else
 			s->flags &= ~DCC_PLB_F_RTO_CONG;
@@ -439,6 +465,7 @@ static inline bool dcc_plb_on_rto(struct dcc_plb_state *s,
 	s->consec_cong_rounds = 0;
 	s->ref_rounds = 0;
 	dcc_plb_pool_clear(s);
+	s->flags &= ~DCC_PLB_F_LEFT_CONG;
 	if (s->flags & DCC_PLB_F_RTO_CONG)
 		return false;
 	s->best_txhash = 0;

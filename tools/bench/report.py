@@ -1383,6 +1383,19 @@ class Plb(Scenario):
             "from its first data packet to its last (slowest, Jain).  Repaths: PLB's "
             "idle, forced and long ones (/proc/net/tcp_plb_stat); TCP's own rehash on "
             "a retransmit timeout (TcpExtTcpTimeoutRehash), counted apart.")
+        per = []
+        for cc in ccs:
+            try:
+                fl = [ln.split() for ln in
+                      open(os.path.join(d, "%s.1.flows" % cc)) if ln.strip()]
+                per.append("%s: %s" % (cc, ", ".join(
+                    "%s %s" % (f[1], f[2]) for f in fl)))
+            except (OSError, IndexError):
+                continue
+        if per:
+            t.notes.append(
+                "Each connection's goodput in run 1, Mbit/s, after the path it "
+                "ended on (issue 22): " + "; ".join(per) + ".")
         t.notes.append(
             "Target (issue 16), +plb rows: every RPC completes (%d) in every run, "
             "worst-client RPC p99 at most 2 x the quiet path's (the same "
