@@ -446,19 +446,27 @@ static void test_rto_congestion_no_pause(void **state)
  * the packets it had left on the congested one; judged a failure, the
  * pause held it 9.8 s on the congested path TCP's rehash then drew.
  */
-static void test_rto_after_repath(void **state)
+/* Congested rounds, a round's end at delivered 180, the forced repath. */
+static struct dcc_plb_state repathed_in_flight(void)
 {
 	struct dcc_plb_state s = fresh();	/* delivered 100 */
 	int ratio, i;
 
-	(void)state;
 	for (i = 0; i < 12; i++)
 		dcc_plb_update(&s, &defaults, 256);
-	/* a round ends at delivered 180, then the forced repath */
 	assert_true(dcc_plb_round_end(&s, 150, 180, 7, false, &ratio));
 	assert_int_equal(dcc_plb_check(&s, &defaults, 5, 1000, HZ_T),
 			 DCC_PLB_REPATH_FORCED);
 	assert_int_equal(s.flags & DCC_PLB_F_LEFT_CONG, DCC_PLB_F_LEFT_CONG);
+	return s;
+}
+
+static void test_rto_after_repath(void **state)
+{
+	struct dcc_plb_state s = repathed_in_flight();
+	int ratio;
+
+	(void)state;
 	/* the packet sent at delivered 175 (before the repath) times out */
 	assert_true(dcc_plb_congested(&s, &defaults, 175));
 	assert_false(dcc_plb_congested(&s, &defaults, 180));	/* after */
@@ -466,26 +474,16 @@ static void test_rto_after_repath(void **state)
 	assert_int_equal(s.pause_until, 0);
 	assert_int_equal(s.flags & DCC_PLB_F_LEFT_CONG, 0);
 
-	/* one sent on the new path, no packet of the new path delivered:
-	 * the new path failed
+	/* one sent on the new path, none of the new path's delivered: the
+	 * new path failed
 	 */
-	s = fresh();
-	for (i = 0; i < 12; i++)
-		dcc_plb_update(&s, &defaults, 256);
-	assert_true(dcc_plb_round_end(&s, 150, 180, 7, false, &ratio));
-	assert_int_equal(dcc_plb_check(&s, &defaults, 5, 1000, HZ_T),
-			 DCC_PLB_REPATH_FORCED);
+	s = repathed_in_flight();
 	assert_true(dcc_plb_on_rto(&s, &defaults, 1050, HZ_T, 0, 0, 181));
 
 	/* a packet sent on the new path delivered: the flag is gone, the
 	 * pool judges (one quiet sample: a failure)
 	 */
-	s = fresh();
-	for (i = 0; i < 12; i++)
-		dcc_plb_update(&s, &defaults, 256);
-	assert_true(dcc_plb_round_end(&s, 150, 180, 7, false, &ratio));
-	assert_int_equal(dcc_plb_check(&s, &defaults, 5, 1000, HZ_T),
-			 DCC_PLB_REPATH_FORCED);
+	s = repathed_in_flight();
 	dcc_plb_sample(&s, false);
 	assert_false(dcc_plb_round_end(&s, 170, 185, 7, false, &ratio));
 	assert_true(dcc_plb_congested(&s, &defaults, 175));	/* still */
