@@ -201,7 +201,6 @@ EXPORT_SYMBOL_GPL(dcc_plb_check_rehash);
 
 void dcc_plb_update_state_upon_rto(struct sock *sk, struct dcc_plb_state *st)
 {
-	const struct sk_buff *head = tcp_rtx_queue_head(sk);
 	struct dcc_plb_conf c;
 
 	if (!plb_enabled(sk))
@@ -210,14 +209,10 @@ void dcc_plb_update_state_upon_rto(struct sock *sk, struct dcc_plb_state *st)
 	/*
 	 * CA_EVENT_LOSS comes from tcp_enter_loss() before the timer counts
 	 * the timeout: icsk_retransmits is 0 at the first of a run, and an
-	 * ACK of new data sets it back to 0.  The head of the retransmit
-	 * queue is the packet that timed out; tx.delivered is the delivered
-	 * count when it was (last) sent.
+	 * ACK of new data sets it back to 0.
 	 */
 	if (dcc_plb_on_rto(st, &c, tcp_jiffies32, HZ, get_random_u32(),
-			   inet_csk(sk)->icsk_retransmits,
-			   head ? TCP_SKB_CB(head)->tx.delivered :
-				  tcp_sk(sk)->delivered)) {
+			   inet_csk(sk)->icsk_retransmits)) {
 		plb_count(sk, PLB_MIB_RTO_PAUSE);
 		trace_plb_repath(sk, PLB_E_RTO_PAUSE, sk->sk_txhash,
 				 sk->sk_txhash,

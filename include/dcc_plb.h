@@ -111,8 +111,7 @@ struct dcc_plb_state {
 					 */
 #define DCC_PLB_F_LEFT_CONG	0x40	/* repathed off a congested path,
 					 * and no packet sent since has
-					 * been delivered (round_delivered:
-					 * the count at the repath)
+					 * been delivered
 					 */
 #define DCC_PLB_F_BEST_SHIFT	1	/* the best label's depth, log2 */
 #define DCC_PLB_F_BEST_MASK	0x0e
@@ -317,8 +316,7 @@ static inline bool dcc_plb_update(struct dcc_plb_state *s,
  * DCC_PLB_F_LEFT_CONG says the packets in flight were sent on a congested
  * path until one sent after the repath is delivered (the next round's
  * end: the caller calls this right after a round ends, or with nothing
- * in flight, so round_delivered is the delivered count at the repath).
- * A timeout in between is that path's (dcc_plb_on_rto()).
+ * in flight).  A timeout in between is congestion (dcc_plb_on_rto()).
  *
  * The pause ends at pause_until; jiffies wrap, so a pause_until more than
  * 2S (its longest possible length) ahead of now is a stale one from
@@ -398,19 +396,17 @@ static inline u32 dcc_plb_choose(struct dcc_plb_state *s, u32 cur, u32 depth)
  * Was the connection congested, by PLB's own measure, when a retransmit
  * timeout came: its last round was congested, or the delay samples pooled
  * over its last rounds were at or above the target in cong_thresh of them,
- * or the packet that timed out (the oldest one not acknowledged, sent when
- * the connection had delivered head_delivered packets) was sent on a path
- * PLB left for its congestion, with no packet sent since delivered
- * (DCC_PLB_F_LEFT_CONG: the repath emptied the pool and the count).
+ * or PLB has just repathed it off a congested path and no packet sent
+ * since has been delivered (DCC_PLB_F_LEFT_CONG: the repath emptied the
+ * pool and the count).  In that last case the packet that timed out was
+ * either left on the congested path or sent on the new one before it
+ * delivered anything, which a congested path (a new label on the same
+ * full queue) does as a failed one does; it is taken for congestion.
  */
 static inline bool dcc_plb_congested(const struct dcc_plb_state *s,
-				     const struct dcc_plb_conf *c,
-				     u32 head_delivered)
+				     const struct dcc_plb_conf *c)
 {
-	if (s->consec_cong_rounds)
-		return true;
-	if ((s->flags & DCC_PLB_F_LEFT_CONG) &&
-	    dcc_before32(head_delivered, s->round_delivered))
+	if (s->consec_cong_rounds || (s->flags & DCC_PLB_F_LEFT_CONG))
 		return true;
 	return s->samples &&
 	       (u32)s->cong_samples * DCC_PLB_SCALE / s->samples >=
@@ -421,16 +417,13 @@ static inline bool dcc_plb_congested(const struct dcc_plb_state *s,
  * A retransmit timeout: TCP has just moved the connection to a new path
  * (tcp_write_timeout() rehashes), so forget the congestion count.
  * timeouts is how many timeouts came before this one with no ACK of new
- * data between them (the socket's icsk_retransmits: 0 at the first), and
- * head_delivered the delivered count when the packet that timed out was
- * sent (dcc_plb_congested()).
+ * data between them (the socket's icsk_retransmits: 0 at the first).
  *
  * What the timeout means is judged at the first of a run (and kept in
  * DCC_PLB_F_RTO_CONG for the ones that follow it):
  *   - a path that was delivering with its queue at or above the target,
- *     or that PLB had just left for its congestion with the packet that
- *     timed out in flight there (dcc_plb_congested()), lost the packets
- *     to its queue: the timeout is
+ *     or a connection PLB had just moved off such a path
+ *     (dcc_plb_congested()), lost the packets to a queue: the timeout is
  *     congestion, and PLB goes on judging rounds on the new path as on
  *     any other.  No pause: a pause would hold the connection on the
  *     path TCP's rehash drew, and that draw lands on the congested path
@@ -450,14 +443,13 @@ static inline bool dcc_plb_congested(const struct dcc_plb_state *s,
  */
 static inline bool dcc_plb_on_rto(struct dcc_plb_state *s,
 				  const struct dcc_plb_conf *c, u32 now,
-				  u32 hz, u32 rnd, u32 timeouts,
-				  u32 head_delivered)
+				  u32 hz, u32 rnd, u32 timeouts)
 {
 	u32 pause = dcc_min_u32(c->suspend_rto_sec,
 				DCC_PLB_MAX_SUSPEND_SEC) * hz;
 
 	if (!timeouts) {
-		if (dcc_plb_congested(s, c, head_delivered))
+		if (dcc_plb_congested(s, c))
 			s->flags |= DCC_PLB_F_RTO_CONG;
 		else
 			s->flags &= ~DCC_PLB_F_RTO_CONG;

@@ -117,10 +117,8 @@ DccPlbLink::Rto(uint32_t timeouts)
     if (!DccPlbRun::s_enabled)
         return;
     Conf(&c);
-    /* The model does not know when the packet that timed out was sent:
-     * m_st.round_delivered is never "after" it (no LEFT_CONG verdict). */
     dcc_plb_on_rto(&m_st, &c, Jiffies(), DCC_SIM_HZ, DccPlbRun::s_rng(),
-                   timeouts, m_st.round_delivered);
+                   timeouts);
 }
 
 } // namespace ns3

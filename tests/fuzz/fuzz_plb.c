@@ -272,19 +272,15 @@ static void ev_rto(struct sim *x)
 	struct fz *f = &x->f;
 	u32 rnd = fz_u32_edge(f), pause = x->c.suspend_rto_sec * x->hz;
 	u32 timeouts = fz_u32(f) % 3, left, old_left, best = x->s.best_txhash;
-	/* the packet that timed out: sent before the last round end or not */
-	u32 head = x->s.round_delivered - fz_u32(f) % 3 + 1;
 	bool cong, paused;
 
 	/* the verdict: a run's first timeout judges, the rest follow it */
 	cong = timeouts ? !!(x->s.flags & DCC_PLB_F_RTO_CONG) :
-	       dcc_plb_congested(&x->s, &x->c, head);
-	if (!timeouts && (x->s.flags & DCC_PLB_F_LEFT_CONG) &&
-	    dcc_before32(head, x->s.round_delivered))
-		FZ_CHECK(f, cong, "packet left on a congested path: failure");
+	       dcc_plb_congested(&x->s, &x->c);
+	if (!timeouts && (x->s.flags & DCC_PLB_F_LEFT_CONG))
+		FZ_CHECK(f, cong, "timeout right after a repath: failure");
 	old_left = dcc_plb_pause_left(&x->s, x->now);
-	paused = dcc_plb_on_rto(&x->s, &x->c, x->now, x->hz, rnd, timeouts,
-				head);
+	paused = dcc_plb_on_rto(&x->s, &x->c, x->now, x->hz, rnd, timeouts);
 	FZ_CHECK(f, !(x->s.flags & DCC_PLB_F_LEFT_CONG),
 		 "left-path flag kept over an RTO");
 	left = dcc_plb_pause_left(&x->s, x->now);
