@@ -209,10 +209,12 @@ void dcc_plb_update_state_upon_rto(struct sock *sk, struct dcc_plb_state *st)
 	/*
 	 * CA_EVENT_LOSS comes from tcp_enter_loss() before the timer counts
 	 * the timeout: icsk_retransmits is 0 at the first of a run, and an
-	 * ACK of new data sets it back to 0.
+	 * ACK of new data sets it back to 0.  The verdict is the flag: with
+	 * suspend_rto_sec 0 a failure pauses nothing but is still one.
 	 */
-	if (dcc_plb_on_rto(st, &c, tcp_jiffies32, HZ, get_random_u32(),
-			   inet_csk(sk)->icsk_retransmits)) {
+	dcc_plb_on_rto(st, &c, tcp_jiffies32, HZ, get_random_u32(),
+		       inet_csk(sk)->icsk_retransmits);
+	if (!(st->flags & DCC_PLB_F_RTO_CONG)) {
 		plb_count(sk, PLB_MIB_RTO_PAUSE);
 		trace_plb_repath(sk, PLB_E_RTO_PAUSE, sk->sk_txhash,
 				 sk->sk_txhash,
