@@ -78,6 +78,16 @@ late=$(awk '{ p = ""; e = ""
 expect "no connection was repathed by PLB after its pause began ($late)" \
 	"$late == 0"
 
+# The path comes back before the end: a connection iperf3 has closed may
+# still be backing off there (each timeout rehashes it at random, the
+# gaps doubling), and its socket holds tcp_swift until it gets through
+# or gives up (CI: still in use after 60 s).  Its namespace's links
+# go with topo_cleanup: wait for it first (its next try may be tens of
+# seconds away).
+in_rtr tc qdisc del dev pa0 root 2>/dev/null
+no_conns() { ! in_cli ss -tnH | grep -q .; }
+slowwait 60 no_conns ||
+	log "connections still open in CLI: $(in_cli ss -tnH | wc -l)"
 topo_cleanup
 rm -rf "$tmp"
 check "tcp_swift unloads" unload_module tcp_swift
