@@ -85,6 +85,7 @@ expect "no connection was repathed by PLB after its pause began ($late)" \
 # go with topo_cleanup: wait for it first (its next try may be tens of
 # seconds away).
 in_rtr tc qdisc del dev pa0 root 2>/dev/null
+# shellcheck disable=SC2317 # called through slowwait
 no_conns() { ! in_cli ss -tnH | grep -q .; }
 slowwait 60 no_conns ||
 	log "connections still open in CLI: $(in_cli ss -tnH | wc -l)"
