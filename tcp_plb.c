@@ -202,6 +202,7 @@ EXPORT_SYMBOL_GPL(dcc_plb_check_rehash);
 void dcc_plb_update_state_upon_rto(struct sock *sk, struct dcc_plb_state *st)
 {
 	struct dcc_plb_conf c;
+	bool cong;
 
 	if (!plb_enabled(sk))
 		return;
@@ -214,19 +215,12 @@ void dcc_plb_update_state_upon_rto(struct sock *sk, struct dcc_plb_state *st)
 	 */
 	dcc_plb_on_rto(st, &c, tcp_jiffies32, HZ, get_random_u32(),
 		       inet_csk(sk)->icsk_retransmits);
-	if (!(st->flags & DCC_PLB_F_RTO_CONG)) {
-		plb_count(sk, PLB_MIB_RTO_PAUSE);
-		trace_plb_repath(sk, PLB_E_RTO_PAUSE, sk->sk_txhash,
-				 sk->sk_txhash,
-				 jiffies_to_msecs(dcc_plb_pause_left(st,
-								     tcp_jiffies32)));
-	} else {
-		plb_count(sk, PLB_MIB_RTO_CONG);
-		trace_plb_repath(sk, PLB_E_RTO_CONG, sk->sk_txhash,
-				 sk->sk_txhash,
-				 jiffies_to_msecs(dcc_plb_pause_left(st,
-								     tcp_jiffies32)));
-	}
+	cong = st->flags & DCC_PLB_F_RTO_CONG;
+	plb_count(sk, cong ? PLB_MIB_RTO_CONG : PLB_MIB_RTO_PAUSE);
+	trace_plb_repath(sk, cong ? PLB_E_RTO_CONG : PLB_E_RTO_PAUSE,
+			 sk->sk_txhash, sk->sk_txhash,
+			 jiffies_to_msecs(dcc_plb_pause_left(st,
+							     tcp_jiffies32)));
 }
 EXPORT_SYMBOL_GPL(dcc_plb_update_state_upon_rto);
 

@@ -435,9 +435,9 @@ static inline bool dcc_plb_congested(const struct dcc_plb_state *s,
  *     and the paper do; the path memory is forgotten too, its best label
  *     may be the one that failed.  A pause of 0 jiffies pauses nothing.
  * A congestion timeout leaves a pause already running as it is.  A path
- * that fails while congested costs at most one more timeout: PLB may
- * move the connection onto it once, and a timeout there, with no samples
- * since the repath, is judged a failure.
+ * that fails under a congested connection, or that PLB has just moved one
+ * onto, is taken for congestion: a later repath may land on it again, one
+ * timeout each time (Documentation/plb.rst, "What it costs").
  *
  * Returns true when the timeout paused PLB.
  */
