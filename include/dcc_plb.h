@@ -105,9 +105,9 @@ struct dcc_plb_state {
 
 #define DCC_PLB_F_CE_SEEN	0x01	/* the path marked CE at least once */
 #define DCC_PLB_F_SAMPLED	0x10	/* a delay sample this round */
-#define DCC_PLB_F_RTO_CONG	0x20	/* the run of retransmit timeouts
-					 * under way came on a congested
-					 * path (dcc_plb_on_rto())
+#define DCC_PLB_F_RTO_CONG	0x20	/* the last retransmit timeout was
+					 * judged congestion, not a failure
+					 * (dcc_plb_on_rto())
 					 */
 #define DCC_PLB_F_LEFT_CONG	0x40	/* repathed off a congested path,
 					 * and no packet sent since has
@@ -419,25 +419,32 @@ static inline bool dcc_plb_congested(const struct dcc_plb_state *s,
  * timeouts is how many timeouts came before this one with no ACK of new
  * data between them (the socket's icsk_retransmits: 0 at the first).
  *
- * What the timeout means is judged at the first of a run (and kept in
- * DCC_PLB_F_RTO_CONG for the ones that follow it):
- *   - a path that was delivering with its queue at or above the target,
- *     or a connection PLB had just moved off such a path
- *     (dcc_plb_congested()), lost the packets to a queue: the timeout is
- *     congestion, and PLB goes on judging rounds on the new path as on
- *     any other.  No pause: a pause would hold the connection on the
- *     path TCP's rehash drew, and that draw lands on the congested path
- *     again one time in two (on the two-path bed a connection held so
- *     carried 1 Mbit/s for 20 s beside a free path);
- *   - a path that timed out with no sign of congestion failed (a black
- *     hole): do not repath for S to 2S seconds (rnd picks the point in
- *     between) lest PLB move the connection back onto it, as upstream
- *     and the paper do; the path memory is forgotten too, its best label
- *     may be the one that failed.  A pause of 0 jiffies pauses nothing.
+ * What the timeout means:
+ *   - the first of a run, on a path that was delivering with its queue
+ *     at or above the target, or of a connection PLB had just moved off
+ *     such a path (dcc_plb_congested()), lost the packets to a queue:
+ *     the timeout is congestion (DCC_PLB_F_RTO_CONG), and PLB goes on
+ *     judging rounds on the new path as on any other.  No pause: a pause
+ *     would hold the connection on the path TCP's rehash drew, and that
+ *     draw lands on the congested path again one time in two (on the
+ *     two-path bed a connection held so carried 1 Mbit/s for 20 s beside
+ *     a free path);
+ *   - any other timeout is a failure (a black hole): do not repath for S
+ *     to 2S seconds (rnd picks the point in between) lest PLB move the
+ *     connection back onto it, as upstream and the paper do; the path
+ *     memory is forgotten too, its best label may be the one that failed.
+ *     That is a first timeout with no sign of congestion, and every
+ *     later one of a run: the retransmission, sent alone on the path
+ *     TCP's rehash drew, was lost as well, which a queue that drops at
+ *     its overflows seldom does and a failed path always does (a
+ *     black-holed path PLB had moved connections onto from a congested
+ *     one: every first timeout there read as congestion).  A pause of 0
+ *     jiffies pauses nothing.
  * A congestion timeout leaves a pause already running as it is.  A path
  * that fails under a congested connection, or that PLB has just moved one
- * onto, is taken for congestion: a later repath may land on it again, one
- * timeout each time (Documentation/plb.rst, "What it costs").
+ * onto, costs one timeout more than upstream's rule, and again at each
+ * later repath onto it that TCP's rehash leaves after one timeout
+ * (Documentation/plb.rst, "What it costs").
  *
  * Returns true when the timeout paused PLB.
  */
@@ -448,12 +455,10 @@ static inline bool dcc_plb_on_rto(struct dcc_plb_state *s,
 	u32 pause = dcc_min_u32(c->suspend_rto_sec,
 				DCC_PLB_MAX_SUSPEND_SEC) * hz;
 
-	if (!timeouts) {
-		if (dcc_plb_congested(s, c))
-			s->flags |= DCC_PLB_F_RTO_CONG;
-		else
-			s->flags &= ~DCC_PLB_F_RTO_CONG;
-	}
+	if (!timeouts && dcc_plb_congested(s, c))
+		s->flags |= DCC_PLB_F_RTO_CONG;
+	else
+		s->flags &= ~DCC_PLB_F_RTO_CONG;
 	s->consec_cong_rounds = 0;
 	s->ref_rounds = 0;
 	dcc_plb_pool_clear(s);

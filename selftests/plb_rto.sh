@@ -7,10 +7,11 @@
 # everything.  Connections on A time out: TCP itself gives them a new hash
 # (tcp_write_timeout) until they land on B, and PLB pauses repathing for
 # S..2S seconds, so it does not steer them back onto the failed path (a
-# timeout on a path that showed no congestion is a failure; one on a path
-# PLB judged congested, which two swift flows sharing A can be, pauses
-# nothing, and a timeout after PLB moved it back there, with no sample
-# since, does).  Then
+# timeout on a path that showed no congestion is a failure; the first one
+# on a path PLB judged congested, which two swift flows sharing A can be,
+# or right after PLB moved the connection there off congested B, pauses
+# nothing, but the second of a run, the retransmission lost too, does:
+# Documentation/plb.rst, "Timeouts: failure or congestion").  Then
 # a cubic flow pinned to B congests B: PLB would now repath, but every
 # connection that timed out stays put (the trace shows no repath of it
 # after its pause began, and "paused" decisions are counted), and all the

@@ -372,8 +372,7 @@ static void test_suspend_zero_no_pause(void **state)
  * A timeout on a path PLB judged congested is the queue's loss, not a
  * failure: no pause, so PLB goes on moving the connection off a congested
  * path wherever TCP's rehash put it (the two-path bed: a pause held an RPC
- * connection on the congested path for 20 s).  The verdict of a run's
- * first timeout holds for the timeouts that follow it.
+ * connection on the congested path for 20 s).
  */
 static void test_rto_congestion_no_pause(void **state)
 {
@@ -393,12 +392,6 @@ static void test_rto_congestion_no_pause(void **state)
 	assert_int_equal(s.samples, 0);
 	assert_int_equal(s.best_txhash, 0x10);		/* kept */
 	assert_int_equal(s.flags & DCC_PLB_F_RTO_CONG, DCC_PLB_F_RTO_CONG);
-	/* the retransmission timed out as well: same run, same verdict,
-	 * though nothing is left to judge by
-	 */
-	assert_false(dcc_plb_congested(&s, &defaults));
-	assert_false(dcc_plb_on_rto(&s, &defaults, 1100, HZ_T, 77, 1));
-	assert_int_equal(s.pause_until, 0);
 	/* PLB repaths after rehash_rounds congested rounds, as ever */
 	for (i = 0; i < 12; i++)
 		dcc_plb_update(&s, &defaults, 256);
@@ -486,6 +479,36 @@ static void test_rto_after_repath(void **state)
 	assert_int_equal(s.flags & DCC_PLB_F_LEFT_CONG, 0);
 	assert_false(dcc_plb_congested(&s, &defaults));
 	assert_true(dcc_plb_on_rto(&s, &defaults, 1050, HZ_T, 0, 0));
+}
+
+/*
+ * A black hole PLB moved the connection onto, off a congested path (CI's
+ * plb_rto.sh: path B congested by cubic, path A dropping everything):
+ * the first timeout reads as congestion, but the retransmission, alone
+ * on the path TCP's rehash drew, timing out too is a failure: the pause
+ * starts there (with the old rule, every timeout of the run kept the
+ * first one's verdict, and 29 timeouts there paused nothing).
+ */
+static void test_rto_black_hole_after_repath(void **state)
+{
+	struct dcc_plb_state s = repathed_in_flight();
+
+	(void)state;
+	s.best_txhash = 0x10;
+	assert_false(dcc_plb_on_rto(&s, &defaults, 1050, HZ_T, 0, 0));
+	assert_int_equal(s.flags & DCC_PLB_F_RTO_CONG, DCC_PLB_F_RTO_CONG);
+	assert_int_equal(s.best_txhash, 0x10);
+	assert_true(dcc_plb_on_rto(&s, &defaults, 1300, HZ_T, 0, 1));
+	assert_int_equal(s.flags & DCC_PLB_F_RTO_CONG, 0);
+	assert_int_equal(s.pause_until, 1300 + 60 * HZ_T);
+	assert_int_equal(s.best_txhash, 0);		/* forgotten */
+	/* so do the run's later timeouts, as upstream's: the pause restarts */
+	assert_true(dcc_plb_on_rto(&s, &defaults, 1800, HZ_T, 0, 2));
+	assert_int_equal(s.pause_until, 1800 + 60 * HZ_T);
+	/* a repath falls due on the path TCP's rehash found: held */
+	s.consec_cong_rounds = 12;
+	assert_int_equal(dcc_plb_check(&s, &defaults, 3, 2000, HZ_T),
+			 DCC_PLB_PAUSED);
 }
 
 static void test_round_delay_fraction(void **state)
@@ -781,8 +804,7 @@ static void test_random_vs_reference(void **state)
 				 * round last, or a repath with no round
 				 * since, are the only signs
 				 */
-				if (!n)
-					r.rto_cong = r.consec > 0 || r.left;
+				r.rto_cong = !n && (r.consec > 0 || r.left);
 				paused = dcc_plb_on_rto(&s, &c, (u32)now, HZ_T,
 							rnd, n);
 				r.left = 0;
@@ -963,6 +985,7 @@ int main(void)
 		cmocka_unit_test(test_rto_pause_never_zero),
 		cmocka_unit_test(test_rto_congestion_no_pause),
 		cmocka_unit_test(test_rto_after_repath),
+		cmocka_unit_test(test_rto_black_hole_after_repath),
 		cmocka_unit_test(test_stale_pause_cleared),
 		cmocka_unit_test(test_suspend_zero_no_pause),
 		cmocka_unit_test(test_round_delay_fraction),

@@ -274,9 +274,8 @@ static void ev_rto(struct sim *x)
 	u32 timeouts = fz_u32(f) % 3, left, old_left, best = x->s.best_txhash;
 	bool cong, paused;
 
-	/* the verdict: a run's first timeout judges, the rest follow it */
-	cong = timeouts ? !!(x->s.flags & DCC_PLB_F_RTO_CONG) :
-	       dcc_plb_congested(&x->s, &x->c);
+	/* the verdict: a run's first timeout judges, the rest are failures */
+	cong = !timeouts && dcc_plb_congested(&x->s, &x->c);
 	if (!timeouts && (x->s.flags & DCC_PLB_F_LEFT_CONG))
 		FZ_CHECK(f, cong, "timeout right after a repath: failure");
 	old_left = dcc_plb_pause_left(&x->s, x->now);
