@@ -208,10 +208,11 @@ void dcc_plb_update_state_upon_rto(struct sock *sk, struct dcc_plb_state *st)
 		return;
 	plb_conf(sk, &c);
 	/*
-	 * CA_EVENT_LOSS comes from tcp_enter_loss() before the timer counts
-	 * the timeout: icsk_retransmits is 0 at the first of a run, and an
-	 * ACK of new data sets it back to 0.  The verdict is the flag: with
-	 * suspend_rto_sec 0 a failure pauses nothing but is still one.
+	 * The move to TCP_CA_Loss comes from tcp_enter_loss() before the
+	 * timer counts the timeout (dcc_plb_link_state()): icsk_retransmits
+	 * is 0 at the first of a run, and an ACK of new data sets it back
+	 * to 0.  The verdict is the flag: with suspend_rto_sec 0 a failure
+	 * pauses nothing but is still one.
 	 */
 	dcc_plb_on_rto(st, &c, tcp_jiffies32, HZ, get_random_u32(),
 		       inet_csk(sk)->icsk_retransmits);

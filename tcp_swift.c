@@ -536,6 +536,7 @@ static void swift_set_state(struct sock *sk, u8 new_state)
 	struct swift_snap old = swift_snap(ca);
 	const struct swift_params *prm;
 
+	dcc_plb_link_state(sk, &ca->plb, new_state);
 	rcu_read_lock();
 	prm = dcc_param_block_get(&swift_pb);
 	if (new_state == TCP_CA_Loss) {

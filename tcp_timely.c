@@ -626,6 +626,9 @@ static void timely_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 
 static void timely_set_state(struct sock *sk, u8 new_state)
 {
+	struct timely *ca = inet_csk_ca(sk);
+
+	dcc_plb_link_state(sk, &ca->plb, new_state);
 	/* Fast recovery: one cut per recovery episode. */
 	if (new_state == TCP_CA_Recovery &&
 	    inet_csk(sk)->icsk_ca_state != TCP_CA_Recovery)

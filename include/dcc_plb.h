@@ -133,10 +133,12 @@ struct dcc_plb_state {
  * Version 1 was the unversioned object (owner pointer first); version 3
  * added round_weight and ref_rounds, version 4 the path memory, version 5
  * made samples and cong_samples a pool over rounds (DCC_PLB_F_SAMPLED),
- * version 6 added DCC_PLB_F_RTO_CONG and DCC_PLB_F_LEFT_CONG.
+ * version 6 added DCC_PLB_F_RTO_CONG and DCC_PLB_F_LEFT_CONG, version 7
+ * calls upon_rto at every retransmit timeout (dcc_plb_link_state()), not
+ * at CA_EVENT_LOSS only, and judges a run's later timeouts failures.
  */
 #define DCC_PLB_ABI_MAGIC	0x31424c50u	/* "PLB1" in memory */
-#define DCC_PLB_ABI_VERSION	6u
+#define DCC_PLB_ABI_VERSION	7u
 
 /* Decision of dcc_plb_check(). */
 enum dcc_plb_verdict {

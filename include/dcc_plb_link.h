@@ -32,6 +32,7 @@
  *	each ACK:	dcc_plb_link_ack(sk, &ca->plb, rs, has_sample, above,
  *					 delay_us, ref_us);
  *	cwnd_event:	dcc_plb_link_event(sk, &ca->plb, ev);
+ *	set_state:	dcc_plb_link_state(sk, &ca->plb, new_state);
  * where has_sample says the ACK gave a delay sample, above that it was
  * above the module's congestion target, delay_us is that sample and
  * ref_us the target it was judged against (PLB measures the length of a
@@ -174,17 +175,28 @@ static inline void dcc_plb_link_ack(struct sock *sk, struct dcc_plb_link *l,
 
 /*
  * Congestion-control events: sending resumes with nothing in flight (the
- * idle moment PLB prefers for a repath) or a retransmit timeout
- * (CA_EVENT_LOSS).
+ * idle moment PLB prefers for a repath).
  */
 static inline void dcc_plb_link_event(struct sock *sk, struct dcc_plb_link *l,
 				      enum tcp_ca_event ev)
 {
-	if (!l->ops)
-		return;
-	if (ev == CA_EVENT_TX_START)
+	if (l->ops && ev == CA_EVENT_TX_START)
 		l->ops->check_rehash(sk, &l->st);
-	else if (ev == CA_EVENT_LOSS)
+}
+
+/*
+ * A move to TCP_CA_Loss: a retransmit timeout.  tcp_enter_loss() sets the
+ * state at every timeout, the backed-off ones of a run included, but
+ * raises CA_EVENT_LOSS (where upstream's PLB hears of a timeout) only at
+ * the first, and not at one during fast recovery: PLB would never see
+ * the run's later timeouts, which it judges failures (dcc_plb_on_rto()).
+ * tcp_simple_retransmit()'s move to Loss after a path MTU drop counts as
+ * one too; it is rare, and the path did change.
+ */
+static inline void dcc_plb_link_state(struct sock *sk, struct dcc_plb_link *l,
+				      u8 new_state)
+{
+	if (l->ops && new_state == TCP_CA_Loss)
 		l->ops->upon_rto(sk, &l->st);
 }
 
