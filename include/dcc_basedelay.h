@@ -134,8 +134,8 @@ struct dcc_bd {
 /*
  * The lowest recent sample: of the last DCC_BD_LOW_N + 1 to
  * 2 DCC_BD_LOW_N samples (dcc_bd_low_us()), fewer than dcc_bd_end() takes
- * to see noise stop (about 95 samples), so at a real end it holds only
- * samples taken after the noise stopped.
+ * to see noise stop (60-95 samples: test_end_held), so at a real end it
+ * holds only samples taken after the noise stopped.
  */
 #define DCC_BD_LOW_N		16
 
@@ -300,12 +300,7 @@ static inline u32 dcc_bd_end(struct dcc_bd *bd)
  * that high for a few hundred samples at most (at least the floor's width
  * for at most 196 samples in a row there, the patched variant), while
  * noise that drags a floor down goes on (thousands of samples at 200 us
- * of jitter).  A queue that cycles back to back goes on too (the paper
- * variant there: 1024-2047 samples in a row in most 8 s cells, 2048 or
- * more on some runs), so the gate alone is not enough: the caller also
- * looks at the samples after the end (timely_floor_lift_us() and
- * dcc_bd_low_us(): a drained queue's are at the floor).  So an end
- * counts only once the width was at least gate_us for DCC_BD_HELD_MIN
+ * of jitter).  So an end counts only once the width was at least gate_us for DCC_BD_HELD_MIN
  * samples in a row; the count is then kept, across the noise's false
  * ends (dcc_bd_end() under steady noise), until the width falls below
  * half the gate: the noise's own end comes first (its width falls below
@@ -313,6 +308,11 @@ static inline u32 dcc_bd_end(struct dcc_bd *bd)
  * ends of its tail.  Returns the width that stopped (0: none, or noise
  * that did not go on).  Noise shorter than DCC_BD_HELD_MIN samples (half
  * a second on the VM bed, 4 connections) raises nothing when it stops.
+ * A queue that cycles back to back goes on too (timely's paper variant
+ * there: 1024-2047 samples in a row in each traced 8 s cell, 2048 or
+ * more on some runs), so the gate alone does not tell it from noise: the
+ * caller also looks at the samples before the end (dcc_bd_low_us(),
+ * timely_floor_lift_us(): a drained queue's sit at the floor).
  */
 static inline u32 dcc_bd_end_held(struct dcc_bd *bd, u32 gate_us)
 {

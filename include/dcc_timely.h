@@ -602,16 +602,18 @@ static inline u32 timely_noise_us(const struct timely_state *s)
  *
  * The raise goes no higher than low_us, the lowest recent sample
  * (dcc_bd_low_us(): of the last 17-32, all taken after the noise stopped
- * when the end is the noise's own, which dcc_bd_end() sees about 95
- * samples after it), and not at all when that sample sits within half the
- * floor above it: the quiet path is then at most T_low, the band holds it
- * (the rule of the width's and the gate's, applied to the path itself),
- * and a floor the path still comes down to is no noise's low tail.  The
- * flows' own queue at J = 0 reads as noise that went on for 2048 samples
- * on some runs of the paper variant (the VM bed: runs of 1024-2047 in a
- * row in most 8 s cells), and its ends came with the queue drained: the
- * recent samples at the path, 15-55 us above the floor, or a sample of
- * the next burst (a raise to 475-587 us against a 279 us path).
+ * when the end is the noise's own, which dcc_bd_end() sees 60-95 samples
+ * after it), and not at all when that sample sits within half the floor
+ * above it: the quiet path is then at most T_low, the band holds it (the
+ * rule of the width's and the gate's, applied to the path itself), and a
+ * floor the path still comes down to is no noise's low tail.  The flows'
+ * own queue at J = 0 reads as noise that went on for 2048 samples on some
+ * runs of the paper variant (the VM bed: runs of 1024-2047 in a row in
+ * each traced 8 s cell), and its ends came with the queue drained: the
+ * end's own sample 15-55 us above the 279 us path, or one of the next
+ * burst (raises to 475-587 us), the lowest recent sample 0-15 us above
+ * the path at 35 of 36 ends (Documentation/timely.rst, "When the noise
+ * stops").
  */
 static inline u32 timely_floor_lift_us(u32 floor_us, u32 end_us, u32 low_us)
 {
