@@ -149,7 +149,7 @@ static u32 swift_noise_sample(u32 key, const struct swift_ack *a,
 	/* Every end: swift_floor_lift_us() gates them by the allowance. */
 	return dcc_noise_sample(swift_noises, key, a->delay_us,
 				a->has_delay && !a->ack_delayed, 0, end_us,
-				still_us);
+				still_us, NULL);
 }
 
 /*

@@ -173,9 +173,10 @@ static struct dcc_noise timely_noises[DCC_FLOOR_SLOTS];
 
 /*
  * Fold an engine RTT into its destination's noise; returns the width of
- * noise that stopped with it and may raise the floor (0: none).
+ * noise that stopped with it and may raise the floor (0: none), and sets
+ * *low_us to the lowest recent sample (dcc_bd_low_us()).
  */
-static u32 timely_noise_sample(const struct sock *sk, u32 rtt)
+static u32 timely_noise_sample(const struct sock *sk, u32 rtt, u32 *low_us)
 {
 	u32 key = dcc_floor_key(sk), end_us;
 	struct dcc_floor f = dcc_floor_read(dcc_floor_slot(timely_floors,
@@ -183,25 +184,25 @@ static u32 timely_noise_sample(const struct sock *sk, u32 rtt)
 
 	dcc_noise_sample(timely_noises, key, rtt, true,
 			 timely_noise_gate_us(dcc_floor_of(&f, key)), &end_us,
-			 NULL);
+			 NULL, low_us);
 	return end_us;
 }
 
 /*
  * Fold an engine RTT into its destination's floor with the lift of noise
- * end_us wide that stopped with it (0: none); returns the floor (0: none)
- * and sets *raised (dcc_floor_sample()).  Delayed ACKs' samples never
- * reach the engine.
+ * end_us wide that stopped with it (0: none), the lowest recent sample
+ * being low_us; returns the floor (0: none) and sets *raised
+ * (dcc_floor_sample()).  Delayed ACKs' samples never reach the engine.
  */
 static u32 timely_floor_sample(const struct sock *sk,
 			       const struct timely_params *g, u32 rtt,
-			       u32 end_us, u8 *raised)
+			       u32 end_us, u32 low_us, u8 *raised)
 {
 	u32 key = dcc_floor_key(sk);
 	struct dcc_floor *slot = dcc_floor_slot(timely_floors, key);
 	struct dcc_floor f = dcc_floor_read(slot);
 	u32 lift = end_us ? timely_floor_lift_us(dcc_floor_of(&f, key),
-						 end_us) : 0;
+						 end_us, low_us) : 0;
 
 	return dcc_floor_sample(slot, f, key, g->base_win_us, rtt, false,
 				lift, 0, 0, false, false,
@@ -481,7 +482,7 @@ static void timely_cong_control(DCC_CONG_CONTROL_ARGS)
 		[DCC_TS_V_REJECTED] = TIMELY_MIB_TS_REJECTED,
 	};
 	u32 acked, seg = READ_ONCE(segment_bytes), rtt, n, k, floor;
-	u32 end_us = 0;
+	u32 end_us = 0, low_us = 0;
 	u8 raised = 0;
 	bool plb_sample = false, plb_above = false;
 	u32 plb_rtt = 0;
@@ -548,7 +549,7 @@ static void timely_cong_control(DCC_CONG_CONTROL_ARGS)
 	plb_above = rtt > e.t_high_us;
 	plb_rtt = rtt;
 	if (g->calibrate)
-		end_us = timely_noise_sample(sk, rtt);
+		end_us = timely_noise_sample(sk, rtt, &low_us);
 	if (READ_ONCE(rtt_min_filter) && ca->s.seg_min_rtt_us)
 		rtt = min_t(u32, rtt, ca->s.seg_min_rtt_us);
 	ca->s.seg_min_rtt_us = min_t(u32, rtt, TIMELY_SEG_MIN_MAX_US);
@@ -556,11 +557,12 @@ static void timely_cong_control(DCC_CONG_CONTROL_ARGS)
 	if (!n) {
 		/* The noise stopped between completions: raise the floor. */
 		if (end_us)
-			timely_floor_sample(sk, g, plb_rtt, end_us, &raised);
+			timely_floor_sample(sk, g, plb_rtt, end_us, low_us,
+					    &raised);
 		goto noise_end;
 	}
 	ca->s.seg_min_rtt_us = 0;
-	floor = g->calibrate ? timely_floor_sample(sk, g, rtt, end_us,
+	floor = g->calibrate ? timely_floor_sample(sk, g, rtt, end_us, low_us,
 						   &raised) : 0;
 	/* One update per completed segment, each with this ACK's sample. */
 	for (k = 0; k < n; k++)

@@ -124,7 +124,20 @@ struct dcc_bd {
 				 * gate, up to DCC_BD_HELD_MIN (then kept:
 				 * dcc_bd_end_held())
 				 */
+	u32 low_us;		/* the lowest sample of the current run of
+				 * DCC_BD_LOW_N, us (0: none; dcc_bd_low_us())
+				 */
+	u32 low_prev_us;	/* ... of the run before (0: none) */
+	u8 low_n;		/* samples in the current run */
 };
+
+/*
+ * The lowest recent sample: of the last DCC_BD_LOW_N + 1 to
+ * 2 DCC_BD_LOW_N samples (dcc_bd_low_us()), fewer than dcc_bd_end() takes
+ * to see noise stop (60-95 samples: test_end_held), so at a real end it
+ * holds only samples taken after the noise stopped.
+ */
+#define DCC_BD_LOW_N		16
 
 static inline s32 dcc_bd_clamp_chg(s64 v)
 {
@@ -149,6 +162,32 @@ static inline s32 dcc_bd_clip_chg(struct dcc_bd *bd, s32 chg)
 	return chg > lim ? lim : chg < -lim ? -lim : chg;
 }
 
+/* Fold a delay sample (us, not 0) into the lowest recent sample. */
+static inline void dcc_bd_low_fold(struct dcc_bd *bd, u32 us)
+{
+	if (bd->low_n >= DCC_BD_LOW_N) {
+		bd->low_prev_us = bd->low_us;
+		bd->low_us = 0;
+		bd->low_n = 0;
+	}
+	if (!bd->low_us || us < bd->low_us)
+		bd->low_us = us;
+	bd->low_n++;
+}
+
+/*
+ * The lowest of the last DCC_BD_LOW_N + 1 to 2 DCC_BD_LOW_N samples (the
+ * current run and the one before), us; 0: no sample.
+ */
+static inline u32 dcc_bd_low_us(const struct dcc_bd *bd)
+{
+	if (!bd->low_prev_us)
+		return bd->low_us;
+	if (!bd->low_us)
+		return bd->low_prev_us;
+	return dcc_min_u32(bd->low_us, bd->low_prev_us);
+}
+
 /* Fold one delay sample (us; 0 is no sample) into the estimate. */
 static inline void dcc_bd_sample(struct dcc_bd *bd, u32 us)
 {
@@ -157,6 +196,7 @@ static inline void dcc_bd_sample(struct dcc_bd *bd, u32 us)
 
 	if (!us)
 		return;
+	dcc_bd_low_fold(bd, us);
 	if (!bd->prev_us) {
 		bd->prev_us = us;
 		return;
@@ -258,9 +298,9 @@ static inline u32 dcc_bd_end(struct dcc_bd *bd)
  * the VM bed at J = 0: up to 490 us against a 278 us floor), which stops
  * when the queue drains: an end every 60 ms or so.  But its width stays
  * that high for a few hundred samples at most (at least the floor's width
- * for at most 196 samples in a row there), while noise that drags a floor
- * down goes on (thousands of samples at 200 us of jitter).  So an end
- * counts only once the width was at least gate_us for DCC_BD_HELD_MIN
+ * for at most 196 samples in a row there, the patched variant), while
+ * noise that drags a floor down goes on (thousands of samples at 200 us
+ * of jitter).  So an end counts only once the width was at least gate_us for DCC_BD_HELD_MIN
  * samples in a row; the count is then kept, across the noise's false
  * ends (dcc_bd_end() under steady noise), until the width falls below
  * half the gate: the noise's own end comes first (its width falls below
@@ -268,6 +308,11 @@ static inline u32 dcc_bd_end(struct dcc_bd *bd)
  * ends of its tail.  Returns the width that stopped (0: none, or noise
  * that did not go on).  Noise shorter than DCC_BD_HELD_MIN samples (half
  * a second on the VM bed, 4 connections) raises nothing when it stops.
+ * A queue that cycles back to back goes on too (timely's paper variant
+ * there: 1024-2047 samples in a row in each traced 8 s cell, 2048 or
+ * more on some runs), so the gate alone does not tell it from noise: the
+ * caller also looks at the samples before the end (dcc_bd_low_us(),
+ * timely_floor_lift_us(): a drained queue's sit at the floor).
  */
 static inline u32 dcc_bd_end_held(struct dcc_bd *bd, u32 gate_us)
 {

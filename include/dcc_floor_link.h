@@ -27,7 +27,7 @@
  * raised when the noise stops):
  *	static struct dcc_noise my_noises[DCC_FLOOR_SLOTS];
  *	noise = dcc_noise_sample(my_noises, key, delay_us, use, gate_us,
- *				 &end_us, &still_us);
+ *				 &end_us, &still_us, &low_us);
  */
 #ifndef _DCC_FLOOR_LINK_H
 #define _DCC_FLOOR_LINK_H
@@ -176,7 +176,7 @@ static inline u32 dcc_floor_sample(struct dcc_floor *slot, struct dcc_floor f,
  * Delay noise per destination (struct dcc_bd, dcc_basedelay.h), beside its
  * RTT floor and for the same reason: every connection to the destination
  * must count from the same base.  A table of DCC_FLOOR_SLOTS slots
- * indexed like the floors' (20 KB); a slot holds one destination's
+ * indexed like the floors' (32 KB); a slot holds one destination's
  * estimate at a time, and a destination that takes a slot over starts
  * from no noise.  Every connection to the destination feeds its samples
  * in, in the order they come; updates race without a lock, and a lost or
@@ -196,12 +196,13 @@ struct dcc_noise {
  * this sample (0: none), which the caller turns into the floor's lift
  * (dcc_floor_sample()'s lift_us): every end (dcc_bd_end()) for gate_us 0,
  * else only the end of noise at least gate_us wide that went on
- * (dcc_bd_end_held()); and *still_us (when not NULL) to the changes'
- * width (dcc_bd_still_us(), dcc_floor_sample()'s still_us).
+ * (dcc_bd_end_held()); *still_us (when not NULL) to the changes'
+ * width (dcc_bd_still_us(), dcc_floor_sample()'s still_us); and *low_us
+ * (when not NULL) to the lowest recent sample (dcc_bd_low_us()).
  */
 static inline u32 dcc_noise_sample(struct dcc_noise *table, u32 key,
 				   u32 delay_us, bool use, u32 gate_us,
-				   u32 *end_us, u32 *still_us)
+				   u32 *end_us, u32 *still_us, u32 *low_us)
 {
 	struct dcc_noise *n = &table[dcc_floor_index(key)];
 	bool mine = READ_ONCE(n->key) == key;
@@ -224,6 +225,8 @@ static inline u32 dcc_noise_sample(struct dcc_noise *table, u32 key,
 	}
 	if (still_us)
 		*still_us = dcc_bd_still_us(&bd);
+	if (low_us)
+		*low_us = dcc_bd_low_us(&bd);
 	return dcc_bd_noise_us(&bd);
 }
 

@@ -599,10 +599,28 @@ static inline u32 timely_noise_us(const struct timely_state *s)
  * read as noise do not ratchet the floor up.  The floor sits in the
  * noise's low tail for the rest of its window otherwise, and with it
  * T_low and T_high (3 times the floor): a quiet path read as queueing.
+ *
+ * The raise goes no higher than low_us, the lowest recent sample
+ * (dcc_bd_low_us(): of the last 17-32, all taken after the noise stopped
+ * when the end is the noise's own, which dcc_bd_end() sees 60-95 samples
+ * after it), and not at all when that sample sits within half the floor
+ * above it: the quiet path is then at most T_low, the band holds it (the
+ * rule of the width's and the gate's, applied to the path itself), and a
+ * floor the path still comes down to is no noise's low tail.  The flows'
+ * own queue at J = 0 reads as noise that went on for 2048 samples on some
+ * runs of the paper variant (the VM bed: runs of 1024-2047 in a row in
+ * each traced 8 s cell), and its ends came with the queue drained: the
+ * end's own sample 15-55 us above the 279 us path, or one of the next
+ * burst (raises to 475-587 us), the lowest recent sample 0-15 us above
+ * the path at 35 of 36 ends (Documentation/timely.rst, "When the noise
+ * stops").
  */
-static inline u32 timely_floor_lift_us(u32 floor_us, u32 end_us)
+static inline u32 timely_floor_lift_us(u32 floor_us, u32 end_us, u32 low_us)
 {
-	return end_us > floor_us / 2 ? end_us / 2 : 0;
+	if (end_us <= floor_us / 2 || low_us <= floor_us ||
+	    low_us - floor_us <= floor_us / 2)
+		return 0;
+	return dcc_min_u32(end_us / 2, low_us - floor_us);
 }
 
 /*
@@ -613,8 +631,12 @@ static inline u32 timely_floor_lift_us(u32 floor_us, u32 end_us)
  * as the floor is what leaves the quiet path above T_low (1.5 times the
  * floor) once it stops; narrower noise leaves it in the band below T_low.
  * Timely's own queue on a quiet path reads that wide only for a few
- * hundred samples at a time (the VM bed at J = 0: 196 at most), and its
- * ends raised the floor 93-115 times in a 6 s cell without the gate.
+ * hundred samples at a time (the VM bed at J = 0, the patched variant:
+ * 196 at most), and its ends raised the floor 93-115 times in a 6 s cell
+ * without the gate.  The paper variant's queue cycles back to back and
+ * reads that wide for longer (1024-2047 samples in a row in most cells,
+ * 2048 or more on some runs): its ends are told apart by the samples
+ * after them (timely_floor_lift_us()).
  */
 static inline u32 timely_noise_gate_us(u32 floor_us)
 {

@@ -12,7 +12,10 @@
 # time base and the covariance noise estimate); measured at 200 us and
 # logged.  At J = 0 on a fresh path (both variants) no floor is raised as
 # if noise had stopped (TimelyNoiseEnded 0; 270 raises in the two cells
-# before the raise waited for noise that went on); at J = 0 right after
+# before the raise waited for noise that went on, and 1 or 3 on some runs
+# before it also waited for the quiet path to sit above T_low: the paper
+# variant's queue, cycling back to back, held the gate, and its end came
+# with the queue drained to the path); at J = 0 right after
 # the 200 us cell the floor is raised (TimelyNoiseEnded counts) and
 # >= 90 % of the link is kept (80.8 % in a run whose floor stayed in the
 # noise's low tail).

@@ -369,7 +369,7 @@ static void test_end_held(void **state)
 		struct test_rng r = { 0x51 + k };
 		struct dcc_bd bd = { 0 }, brief = { 0 }, narrow = { 0 };
 		int i, at = -1, steady = 0, early = 0;
-		u32 w = 0, e;
+		u32 w = 0, e, low = 0;
 
 		for (i = 0; i < 20000; i++) {
 			u32 d = uniform(&r, j);
@@ -397,6 +397,7 @@ static void test_end_held(void **state)
 			if (e && at < 0) {
 				at = i;
 				w = e;
+				low = dcc_bd_low_us(&bd);
 			}
 		}
 		print_message("# end held: J %u, %d false ends, stop seen after %d samples, width %u\n",
@@ -405,6 +406,11 @@ static void test_end_held(void **state)
 		assert_in_range(steady, 0, 3);
 		assert_in_range(at, 1, 150);
 		assert_in_range(w, 2 * j * 8 / 10, 2 * j * 14 / 10);
+		/* Seen after more than 2 DCC_BD_LOW_N quiet samples: the
+		 * lowest recent one is the quiet path's, not the noise's tail.
+		 */
+		assert_true(at > 2 * DCC_BD_LOW_N);
+		assert_int_equal(low, BASE_US);
 		/* The tail's ends came, and the count went with the noise. */
 		assert_int_equal(bd.held, 0);
 	}
@@ -728,6 +734,36 @@ static void test_floor_watch_reached(void **state)
 	assert_int_equal(dcc_floor_low(&f, t + 400000 + 2 * 65536), 0);
 }
 
+/*
+ * The lowest recent sample (dcc_bd_low_us()): of the current run of
+ * DCC_BD_LOW_N samples and the one before, so a low sample counts for
+ * DCC_BD_LOW_N + 1 to 2 DCC_BD_LOW_N samples, then is forgotten; no
+ * sample, none.
+ */
+static void test_low(void **state)
+{
+	struct dcc_bd bd = { 0 };
+	int i;
+
+	(void)state;
+	assert_int_equal(dcc_bd_low_us(&bd), 0);
+	dcc_bd_sample(&bd, 0);
+	assert_int_equal(dcc_bd_low_us(&bd), 0);
+	dcc_bd_sample(&bd, 500);
+	assert_int_equal(dcc_bd_low_us(&bd), 500);
+	dcc_bd_sample(&bd, 300);
+	/* 300, the first run's second sample, lasts until a third run. */
+	for (i = 0; i < 2 * DCC_BD_LOW_N - 2; i++) {
+		dcc_bd_sample(&bd, 400 + (u32)i);
+		assert_int_equal(dcc_bd_low_us(&bd), 300);
+	}
+	dcc_bd_sample(&bd, 400 + (u32)i);
+	assert_int_equal(dcc_bd_low_us(&bd), 400 + DCC_BD_LOW_N - 2);
+	for (i = 0; i < 2 * DCC_BD_LOW_N; i++)
+		dcc_bd_sample(&bd, 0xffffffff);
+	assert_int_equal(dcc_bd_low_us(&bd), 0xffffffff);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -743,6 +779,7 @@ int main(void)
 		cmocka_unit_test(test_extremes),
 		cmocka_unit_test(test_end),
 		cmocka_unit_test(test_end_held),
+		cmocka_unit_test(test_low),
 		cmocka_unit_test(test_floor),
 		cmocka_unit_test(test_floor_raise),
 		cmocka_unit_test(test_floor_watch),

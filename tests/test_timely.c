@@ -1708,7 +1708,9 @@ static bool floor_noise_feed(struct dcc_floor *fl, struct dcc_bd *bd,
 	end = glue_end(bd, f);
 	dcc_floor_update_key(fl, 10000000, key, d, false, t);
 	return lift && end &&
-	       dcc_floor_raise(fl, d, timely_floor_lift_us(f, end), t);
+	       dcc_floor_raise(fl, d,
+			       timely_floor_lift_us(f, end, dcc_bd_low_us(bd)),
+			       t);
 }
 
 /*
@@ -1839,6 +1841,74 @@ static void test_floor_quiet_queue(void **state)
 	assert_int_equal(dcc_floor_of(&fl, key), base);
 }
 
+/*
+ * The paper variant's own queue on a quiet path (the VM bed at J = 0, 4
+ * flows, traced): its cycles come back to back, so the width stays at
+ * least the floor's for 1024-2047 samples in a row in most 8 s cells and
+ * 2048 or more on some runs (TimelyNoiseEnded 1 and 3 in two CI runs of
+ * timely_noise.sh); then the gate holds, and the next end, with the queue
+ * drained, raised the floor to the path plus a packet or to a sample of
+ * the next burst (with the gate at 512 samples: 27 raises in 6 cells, to
+ * 15-55 us above the 279 us path and up to 587 us, each undone by the
+ * next sample at the path).  The model: cycles 5-40 samples apart, every
+ * eighth followed by 400-600 idle samples at the path plus up to 60 us.
+ * The gate holds and ends come (the width alone cannot tell this queue
+ * from noise), but the lowest recent sample (dcc_bd_low_us()) is the
+ * path, within half the floor above it: no raise, the floor stays at the
+ * path.
+ */
+static void test_floor_paper_queue(void **state)
+{
+	const u32 key = 7, base = 279;
+	struct test_rng r = { 0x31 };
+	struct dcc_floor fl = { 0 };
+	struct dcc_bd bd = { 0 };
+	u32 raises = 0, ends = 0, run = 0, maxrun = 0;
+	u64 t = 1000000;
+	int c, i;
+
+	(void)state;
+	for (c = 0; c < 160; c++) {
+		int idle = c % 16 == 15 ? 400 + (int)rng_range(&r, 0, 200) :
+					(int)rng_range(&r, 0, 15);
+		int ramp = 60 + (int)rng_range(&r, 0, 40);
+		u32 top = 1500 + (u32)rng_range(&r, 0, 700);
+
+		for (i = 0; i < idle + 2 * ramp; i++) {
+			int k = i - idle;
+			u32 f = dcc_floor_of(&fl, key), d, end;
+
+			if (k < 0) {
+				d = base + (u32)rng_range(&r, 0, 60);
+			} else {
+				u32 q = (u32)((u64)top * (k < ramp ? k :
+							 2 * ramp - k) / ramp);
+
+				d = base + q / 2 + (u32)(k % 4) *
+				    (120 + (u32)rng_range(&r, 0, 80));
+			}
+			dcc_bd_sample(&bd, d);
+			end = glue_end(&bd, f);
+			dcc_floor_update_key(&fl, 10000000, key, d, false,
+					     t += 250);
+			ends += !!end;
+			raises += end &&
+				  dcc_floor_raise(&fl, d,
+						  timely_floor_lift_us(f, end,
+							dcc_bd_low_us(&bd)),
+						  t);
+			run = dcc_bd_noise_us(&bd) >= base ? run + 1 : 0;
+			maxrun = dcc_max_u32(maxrun, run);
+		}
+	}
+	print_message("# paper queue: at least the floor's width for %u samples in a row, %u ends of noise that went on, %u raises\n",
+		      maxrun, ends, raises);
+	assert_true(maxrun >= DCC_BD_HELD_MIN);
+	assert_true(ends > 0);
+	assert_int_equal(raises, 0);
+	assert_int_equal(dcc_floor_of(&fl, key), base);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1869,6 +1939,7 @@ int main(void)
 		cmocka_unit_test(test_calib_dest_floor),
 		cmocka_unit_test(test_floor_noise_end),
 		cmocka_unit_test(test_floor_quiet_queue),
+		cmocka_unit_test(test_floor_paper_queue),
 		cmocka_unit_test(test_bed_utilization),
 		cmocka_unit_test(test_loss_cut_undo),
 		cmocka_unit_test(test_window_rtt_no_srtt),
