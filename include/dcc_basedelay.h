@@ -300,12 +300,12 @@ static inline u32 dcc_bd_end(struct dcc_bd *bd)
  * that high for a few hundred samples at most (at least the floor's width
  * for at most 196 samples in a row there, the patched variant), while
  * noise that drags a floor down goes on (thousands of samples at 200 us
- * of jitter).  So an end counts only once the width was at least gate_us for DCC_BD_HELD_MIN
- * samples in a row; the count is then kept, across the noise's false
- * ends (dcc_bd_end() under steady noise), until the width falls below
- * half the gate: the noise's own end comes first (its width falls below
- * half the envelope's, at least half the gate's, no later), and so do the
- * ends of its tail.  Returns the width that stopped (0: none, or noise
+ * of jitter).  So an end counts only once the width was at least gate_us
+ * for DCC_BD_HELD_MIN samples in a row; the count is then kept, across
+ * the noise's false ends (dcc_bd_end() under steady noise), until the
+ * width falls below half the gate: the noise's own end comes first (its
+ * width falls below half the envelope's, at least half the gate's, no
+ * later), and so do the ends of its tail.  Returns the width that stopped (0: none, or noise
  * that did not go on).  Noise shorter than DCC_BD_HELD_MIN samples (half
  * a second on the VM bed, 4 connections) raises nothing when it stops.
  * A queue that cycles back to back goes on too (timely's paper variant
