@@ -305,9 +305,10 @@ static inline u32 dcc_bd_end(struct dcc_bd *bd)
  * the noise's false ends (dcc_bd_end() under steady noise), until the
  * width falls below half the gate: the noise's own end comes first (its
  * width falls below half the envelope's, at least half the gate's, no
- * later), and so do the ends of its tail.  Returns the width that stopped (0: none, or noise
- * that did not go on).  Noise shorter than DCC_BD_HELD_MIN samples (half
- * a second on the VM bed, 4 connections) raises nothing when it stops.
+ * later), and so do the ends of its tail.  Returns the width that
+ * stopped (0: none, or noise that did not go on).  Noise shorter than
+ * DCC_BD_HELD_MIN samples (half a second on the VM bed, 4 connections)
+ * raises nothing when it stops.
  * A queue that cycles back to back goes on too (timely's paper variant
  * there: 1024-2047 samples in a row in each traced 8 s cell, 2048 or
  * more on some runs), so the gate alone does not tell it from noise: the
