@@ -54,14 +54,6 @@ step sparse warning_free make sparse
 # the modules build against the patched headers.
 step patch-check make -s patch-check
 
-# start_612: step 5 in the background, once (k612_pid; SKIP_612=1: none).
-k612_pid=""
-start_612() {
-	[ "${SKIP_612:-0}" != 1 ] && [ -z "$k612_pid" ] || return 0
-	CHECK_LOGDIR=$logdir tools/check-612.sh > "$logdir/k612.log" 2>&1 &
-	k612_pid=$!
-}
-
 if [ "${SKIP_SIM:-0}" != 1 ]; then
 	echo "== ns-3 models of the cores (small scenario)"
 	make -s -C sim check 2>&1 | tee "$logdir/sim.log"
@@ -76,10 +68,6 @@ if [ "${SKIP_VM:-0}" != 1 ]; then
 	make -s -C selftests run_vm 2>&1 | tee "$logdir/selftests.log"
 	rc=${PIPESTATUS[0]}
 	count "$logdir/selftests.log" selftests "${VM_SHARDS:-$(nproc)}"
-	# Debian 13's 6.12 (step 5) runs beside the rest of this step: its
-	# VMs keep virtual time, so the host's load changes the wall time
-	# only (about ten minutes saved); its output follows this step's.
-	start_612
 	make -s -C selftests run_vm_pkg 2>&1 | tee "$logdir/selftests-pkg.log"
 	rc_pkg=${PIPESTATUS[0]}
 	count "$logdir/selftests-pkg.log" selftests
@@ -113,10 +101,8 @@ fi
 # and the smoke selftests in a VM booting 6.12 (tools/check-612.sh; the
 # VM part follows SKIP_VM).
 if [ "${SKIP_612:-0}" != 1 ]; then
-	start_612
-	wait "$k612_pid"
 	echo "== Debian 13's 6.12"
-	cat "$logdir/k612.log"
+	CHECK_LOGDIR=$logdir tools/check-612.sh 2>&1 | tee "$logdir/k612.log"
 	count "$logdir/k612.log" k612
 fi
 
