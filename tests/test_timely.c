@@ -1697,20 +1697,29 @@ static u32 glue_end(struct dcc_bd *bd, u32 floor_us)
  * (dcc_noise_sample(), then dcc_floor_sample()): the noise's end is
  * judged against the floor before the sample, the floor folds the sample
  * in, then is raised by lift(floor, width) when the noise stopped with
- * it.  Returns true when the floor was raised.
+ * it.  Returns true when the floor was raised; counts the ends in *ends
+ * (when not NULL).
  */
-static bool floor_noise_feed(struct dcc_floor *fl, struct dcc_bd *bd,
-			     u32 key, u64 t, u32 d, bool lift)
+static bool floor_noise_step(struct dcc_floor *fl, struct dcc_bd *bd,
+			     u32 key, u64 t, u32 d, bool lift, u32 *ends)
 {
 	u32 f = dcc_floor_of(fl, key), end;
 
 	dcc_bd_sample(bd, d);
 	end = glue_end(bd, f);
 	dcc_floor_update_key(fl, 10000000, key, d, false, t);
+	if (ends)
+		*ends += !!end;
 	return lift && end &&
 	       dcc_floor_raise(fl, d,
 			       timely_floor_lift_us(f, end, dcc_bd_low_us(bd)),
 			       t);
+}
+
+static bool floor_noise_feed(struct dcc_floor *fl, struct dcc_bd *bd,
+			     u32 key, u64 t, u32 d, bool lift)
+{
+	return floor_noise_step(fl, bd, key, t, d, lift, NULL);
 }
 
 /*
@@ -1876,7 +1885,7 @@ static void test_floor_paper_queue(void **state)
 
 		for (i = 0; i < idle + 2 * ramp; i++) {
 			int k = i - idle;
-			u32 f = dcc_floor_of(&fl, key), d, end;
+			u32 d;
 
 			if (k < 0) {
 				d = base + (u32)rng_range(&r, 0, 60);
@@ -1887,16 +1896,8 @@ static void test_floor_paper_queue(void **state)
 				d = base + q / 2 + (u32)(k % 4) *
 				    (120 + (u32)rng_range(&r, 0, 80));
 			}
-			dcc_bd_sample(&bd, d);
-			end = glue_end(&bd, f);
-			dcc_floor_update_key(&fl, 10000000, key, d, false,
-					     t += 250);
-			ends += !!end;
-			raises += end &&
-				  dcc_floor_raise(&fl, d,
-						  timely_floor_lift_us(f, end,
-							dcc_bd_low_us(&bd)),
-						  t);
+			raises += floor_noise_step(&fl, &bd, key, t += 250, d,
+						   true, &ends);
 			run = dcc_bd_noise_us(&bd) >= base ? run + 1 : 0;
 			maxrun = dcc_max_u32(maxrun, run);
 		}
