@@ -45,17 +45,18 @@ vm() {	# vm CLOCK TESTS...
 # of wall time) behind the other.
 shard_of=()
 load=()
+secs=()
 for ((i = 0; i < shards; i++)); do load[i]=0; done
+for ((j = 0; j < ${#virt[@]}; j++)); do secs[j]=$(test_secs "${virt[j]}"); done
 while read -r j; do
 	best=0
 	for ((i = 1; i < shards; i++)); do
 		[ "${load[i]}" -lt "${load[best]}" ] && best=$i
 	done
 	shard_of[j]=$best
-	load[best]=$((load[best] + $(test_secs "${virt[j]}")))
-done < <(for ((j = 0; j < ${#virt[@]}; j++)); do
-		echo "$(test_secs "${virt[j]}") $j"
-	done | sort -k1,1nr -k2,2n | cut -d' ' -f2)
+	load[best]=$((load[best] + secs[j]))
+done < <(for ((j = 0; j < ${#virt[@]}; j++)); do echo "${secs[j]} $j"; done |
+	 sort -k1,1nr -k2,2n | cut -d' ' -f2)
 
 rc=0
 pids=()
