@@ -571,9 +571,10 @@ def plot_incast(rep, t, ns):
     save_figure(rep, fig, t.name, t.name + "_incast.png")
 
 
-def plot_flows(rep, t, series, binw):
+def plot_flows(rep, t, series, binw, png="s4_flows.png", labels=None):
     """Goodput of every flow over time (run 1, at the receiver), one
-    panel per cc (scenario 4)."""
+    panel per cc: series[cc] is [(first bin, last bin, {bin: Mbit/s})],
+    one a flow (scenarios 4 and 9)."""
     ccs = [cc for cc in rep.ccs if cc in series]
     if not ccs:
         return
@@ -588,7 +589,7 @@ def plot_flows(rep, t, series, binw):
             ax.plot([(b + 0.5) * binw for b in range(lo, hi + 1)],
                     [v.get(b, 0.0) for b in range(lo, hi + 1)],
                     linewidth=1.8, color=COLORS[k % len(COLORS)],
-                    label="flow %d" % (k + 1))
+                    label=labels[k] if labels else "flow %d" % (k + 1))
         ax.set_title(cc, fontsize=10)
         ax.set_ylim(0, rep.rate * 1.1)
         ax.set_xlabel("time (s)")
@@ -600,7 +601,23 @@ def plot_flows(rep, t, series, binw):
     fig.suptitle("%s: goodput per flow over time (run 1, at the receiver)"
                  % t.title.split(":")[0])
     fig.tight_layout()
-    save_figure(rep, fig, t.name, "s4_flows.png")
+    save_figure(rep, fig, t.name, png)
+
+
+def receiver_series(j):
+    """(first bin, last bin, {bin: Mbit/s}) of an iperf3 run's receiver
+    intervals (else the sender's), bins of the interval length."""
+    j = j or {}
+    iv = (j.get("server_output_json") or {}).get("intervals") or \
+        j.get("intervals", [])
+    if not iv:
+        return None
+    w = iv[0]["sum"]["end"] - iv[0]["sum"]["start"]
+    if w <= 0:
+        return None
+    v = {int(round(i["sum"]["start"] / w)): i["sum"]["bits_per_second"] / 1e6
+         for i in iv}
+    return (min(v), max(v), v), w
 
 
 def plot_jitter(rep, t, js):
@@ -1534,6 +1551,15 @@ class RttFair(Scenario):
             verdict(t, cc, [(j >= 0.9, "Jain %.3f" % j)])
         t.notes.append("Target (issue 16): Jain >= 0.9 for swift and "
                        "timely-patched.")
+        series, binw = {}, 0.5
+        for cc in rep.ccs:
+            got = [receiver_series(read_json(os.path.join(
+                d, "%s.1.%s.json" % (cc, side)))) for side in ("near", "far")]
+            if all(got):
+                series[cc] = [g[0] for g in got]
+                binw = got[0][1]
+        plot_flows(rep, t, series, binw, "s9_flows.png",
+                   ("near (short RTT)", "far (long RTT)"))
         return [t]
 
 
