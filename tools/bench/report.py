@@ -234,15 +234,20 @@ def per_flow(j):
     return jain(xs), min(xs) / (sum(xs) / len(xs))
 
 
+def receiver_intervals(j):
+    """An iperf3 run's intervals at the receiver (--get-server-output),
+    else the sender's."""
+    j = j or {}
+    return (j.get("server_output_json") or {}).get("intervals") or \
+        j.get("intervals", [])
+
+
 def tail_mbps(j, secs, last):
     """Mean goodput, Mbit/s, over the last `last` of `secs` seconds of an
     iperf3 run: the receiver's intervals (--get-server-output; the
     sender's count bytes written into its socket buffer, not delivered),
     else the sender's."""
-    j = j or {}
-    iv = (j.get("server_output_json") or {}).get("intervals") or \
-        j.get("intervals", [])
-    v = [i["sum"]["bits_per_second"] / 1e6 for i in iv
+    v = [i["sum"]["bits_per_second"] / 1e6 for i in receiver_intervals(j)
          if i["sum"]["start"] >= secs - last - 0.01]
     return sum(v) / len(v) if v else NAN
 
@@ -607,9 +612,7 @@ def plot_flows(rep, t, series, binw, png="s4_flows.png", labels=None):
 def receiver_series(j):
     """(first bin, last bin, {bin: Mbit/s}) of an iperf3 run's receiver
     intervals (else the sender's), bins of the interval length."""
-    j = j or {}
-    iv = (j.get("server_output_json") or {}).get("intervals") or \
-        j.get("intervals", [])
+    iv = receiver_intervals(j)
     if not iv:
         return None
     w = iv[0]["sum"]["end"] - iv[0]["sum"]["start"]
