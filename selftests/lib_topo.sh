@@ -336,9 +336,16 @@ paths_stop() {
 # there) among the labels with no silence of PATHS_RTO_GAP seconds or
 # more between two of those packets (default 0.2: TCP's minimum RTO; a
 # timeout pauses PLB), DWELL_PORT that connection, PAUSED_A the labels
-# on A with such a silence.  A label is one path: a repath that lands
-# on A again is a new label, so a dwell is what one repath decision
-# left a connection on A.  Not
+# on A with such a silence.  A label is one path, and a dwell is what
+# one repath decision left a connection on A: a repath that lands on A
+# again draws a new label, and one that goes back to a label left before
+# (PLB's path memory, dcc_plb_choose()) starts a new visit of it, told
+# by the connection's packets under another label in between and a
+# silence on A of more than PATHS_BACK_GAP seconds (default 0.1: what
+# was queued on A under the label, at most A's 61 ms FIFO, still leaves
+# after the repath).  Counted as one, a return was the time spent on B
+# between the visits: plb_twopath.sh's timely phase, traced, 1.68 s on
+# one label = 0.10 s on A, 1.44 s on B, 0.15 s back on A.  Not
 # the path of the last packet alone: a connection on the quiet path may
 # try the congested one at its very end and leave it again within a few
 # rounds; one that stays on A sends its last seconds there.
@@ -369,16 +376,24 @@ paths_per_flow() {
 			printf "%s %s %.2f %s\n", p, (na[p] * 2 > n[p] ? "A" : "B"),
 			       (d > 0 ? b[p] * 8 / 1e6 / d : 0), first[p] } }' \
 		"$d/$1.pkts" "$d/$1.pkts" | sort -n > "$d/$1.flows"
-	awk -v gap="${PATHS_RTO_GAP:-0.2}" '
-		NR == FNR { conn[$1] = 1; next }
-		$3 == "A" && ($2 in conn) {
-			k = $2 " " $5
-			if (k in t0) { if ($1 - t1[k] > g[k]) g[k] = $1 - t1[k] }
-			else { t0[k] = $1; g[k] = 0 }
-			t1[k] = $1 }
-		END { for (k in t0)
+	awk -v gap="${PATHS_RTO_GAP:-0.2}" -v back="${PATHS_BACK_GAP:-0.1}" '
+		function done(k) {
 			printf "%s %.3f %s\n", k, t1[k] - t0[k],
-			       (g[k] >= gap ? "paused" : "-") }' \
+			       (g[k] >= gap ? "paused" : "-")
+			delete t0[k]
+		}
+		NR == FNR { conn[$1] = 1; next }
+		!($2 in conn) { next }
+		{ for (k in t0)
+			if (port[k] == $2 && lab[k] != $5) away[k] = 1 }
+		$3 == "A" {
+			k = $2 " " $5
+			if ((k in t0) && away[k] && $1 - t1[k] > back)
+				done(k)
+			if (k in t0) { if ($1 - t1[k] > g[k]) g[k] = $1 - t1[k] }
+			else { t0[k] = $1; g[k] = 0; port[k] = $2; lab[k] = $5 }
+			t1[k] = $1; away[k] = 0 }
+		END { for (k in t0) done(k) }' \
 		"$d/$1.flows" "$d/$1.pkts" | sort -n > "$d/$1.dwell"
 	DWELL_A_MS=$(awk '$4 == "-" && $3 > m { m = $3 } END { printf "%d", m * 1000 }' "$d/$1.dwell")
 	DWELL_PORT=$(awk '$4 == "-" && $3 > m { m = $3; p = $1 } END { print p + 0 }' "$d/$1.dwell")
