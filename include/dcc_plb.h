@@ -135,10 +135,11 @@ struct dcc_plb_state {
  * made samples and cong_samples a pool over rounds (DCC_PLB_F_SAMPLED),
  * version 6 added DCC_PLB_F_RTO_CONG and DCC_PLB_F_LEFT_CONG, version 7
  * calls upon_rto at every retransmit timeout (dcc_plb_link_state()), not
- * at CA_EVENT_LOSS only, and judges a run's later timeouts failures.
+ * at CA_EVENT_LOSS only, and judges a run's later timeouts failures,
+ * version 8 keeps DCC_PLB_F_LEFT_CONG through a loss repair.
  */
 #define DCC_PLB_ABI_MAGIC	0x31424c50u	/* "PLB1" in memory */
-#define DCC_PLB_ABI_VERSION	7u
+#define DCC_PLB_ABI_VERSION	8u
 
 /* Decision of dcc_plb_check(). */
 enum dcc_plb_verdict {
@@ -255,11 +256,14 @@ static inline int dcc_plb_delay_ratio(struct dcc_plb_state *s)
  * target (dcc_plb_delay_ratio()).  ECN is the switch's own statement that
  * its queue passed the marking threshold; delay mixes in host noise and is
  * the fallback for unmarked paths.
+ *
+ * repairing: the connection is repairing losses (fast recovery): a
+ * round's end then keeps DCC_PLB_F_LEFT_CONG (dcc_plb_congested()).
  */
 static inline bool dcc_plb_round_end(struct dcc_plb_state *s,
 				     u32 prior_delivered, u32 delivered,
 				     u32 delivered_ce, bool use_ecn,
-				     int *ratio)
+				     bool repairing, int *ratio)
 {
 	u32 pkts, ce;
 	int delay;
@@ -271,8 +275,14 @@ static inline bool dcc_plb_round_end(struct dcc_plb_state *s,
 	if (ce)
 		s->flags |= DCC_PLB_F_CE_SEEN;
 	delay = dcc_plb_delay_ratio(s);
-	/* a packet sent on the new path arrived: it works */
-	s->flags &= ~DCC_PLB_F_LEFT_CONG;
+	/*
+	 * A packet sent on the new path arrived: it works.  Not while a loss
+	 * repair is under way: its holes were left on the congested path
+	 * (the new path's packets are SACKed above them), and a timeout of
+	 * the oldest is that path's, not a failure of the new one.
+	 */
+	if (!repairing)
+		s->flags &= ~DCC_PLB_F_LEFT_CONG;
 	if (use_ecn && (s->flags & DCC_PLB_F_CE_SEEN) && pkts)
 		*ratio = (int)dcc_min_u32(dcc_sat_u32(dcc_div_u64((u64)ce *
 								  DCC_PLB_SCALE,
@@ -399,8 +409,8 @@ static inline u32 dcc_plb_choose(struct dcc_plb_state *s, u32 cur, u32 depth)
  * timeout came: its last round was congested, or the delay samples pooled
  * over its last rounds were at or above the target in cong_thresh of them,
  * or PLB has just repathed it off a congested path and no packet sent
- * since has been delivered (DCC_PLB_F_LEFT_CONG: the repath emptied the
- * pool and the count).  In that last case the packet that timed out was
+ * since has been delivered outside a loss repair (DCC_PLB_F_LEFT_CONG:
+ * the repath emptied the pool and the count).  In that last case the packet that timed out was
  * either left on the congested path or sent on the new one before it
  * delivered anything, which a congested path (a new label on the same
  * full queue) does as a failed one does; it is taken for congestion.

@@ -167,6 +167,7 @@ static inline void dcc_plb_link_ack(struct sock *sk, struct dcc_plb_link *l,
 	if (rs->delivered <= 0 ||
 	    !dcc_plb_round_end(&l->st, rs->prior_delivered, tp->delivered,
 			       tp->delivered_ce, tp->ecn_flags & TCP_ECN_OK,
+			       inet_csk(sk)->icsk_ca_state == TCP_CA_Recovery,
 			       &ratio))
 		return;
 	l->ops->update_state(sk, &l->st, ratio);

@@ -59,7 +59,7 @@ DccPlbLink::Ack(Ptr<TcpSocketState> tcb, const TcpRateOps::TcpRateConnection& rc
     /* Delivered counts in bytes (ns-3's) rather than packets: the core
      * compares and divides them, so the unit cancels.  No ECN here. */
     if (rs.m_delivered <= 0 ||
-        !dcc_plb_round_end(&m_st, rs.m_priorDelivered, (u32)rc.m_delivered, 0, false, &ratio))
+        !dcc_plb_round_end(&m_st, rs.m_priorDelivered, (u32)rc.m_delivered, 0, false, false, &ratio))
         return;
     /* dcc_plb_update_state(). */
     if (!DccPlbRun::s_enabled)

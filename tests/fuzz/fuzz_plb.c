@@ -178,6 +178,7 @@ static void ev_ack(struct sim *x)
 	u32 old_ce_round = x->s.round_delivered_ce;
 	u16 samples = x->s.samples, cong = x->s.cong_samples;
 	bool ended, was_cong, sampled;
+	u8 left;
 	u32 weight;
 	u8 old, old_refs;
 	int ratio = -2;
@@ -202,8 +203,9 @@ static void ev_ack(struct sim *x)
 	prior = x->delivered - back;
 	x->delivered += d;
 	x->delivered_ce += ce;
+	left = x->s.flags & DCC_PLB_F_LEFT_CONG;
 	ended = dcc_plb_round_end(&x->s, prior, x->delivered,
-				  x->delivered_ce, x->ecn, &ratio);
+				  x->delivered_ce, x->ecn, sel & 128, &ratio);
 	FZ_LOG(f, "ack d=%u ce=%u prior=%u round=%u -> ended %d ratio %d",
 	       d, ce, prior, old_round, ended, ratio);
 	if (!ended) {
@@ -214,6 +216,10 @@ static void ev_ack(struct sim *x)
 	}
 	FZ_CHECK(f, !dcc_before32(prior, old_round),
 		 "round ended for a packet sent before it began");
+	/* the left path's flag goes at a round's end outside a repair */
+	FZ_CHECK(f, (x->s.flags & DCC_PLB_F_LEFT_CONG) ==
+		 (sel & 128 ? left : 0), "left-path flag %d -> %d (repair %d)",
+		 !!left, !!(x->s.flags & DCC_PLB_F_LEFT_CONG), !!(sel & 128));
 	FZ_CHECK(f, ratio >= -1 && ratio <= DCC_PLB_SCALE, "ratio %d",
 		 ratio);
 	pkts = x->delivered - old_round;

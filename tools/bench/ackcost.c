@@ -198,7 +198,7 @@ NOINLINE void cost_plb_ack(const struct ack_in *in, u32 prior)
 
 	dcc_plb_sample(&plb_s, in->above);
 	dcc_plb_sample_len(&plb_s, in->delay_us, 50);
-	sink += dcc_plb_round_end(&plb_s, prior, in->delivered, 0, false,
+	sink += dcc_plb_round_end(&plb_s, prior, in->delivered, 0, false, false,
 				  &ratio);
 }
 
