@@ -257,8 +257,9 @@ static inline int dcc_plb_delay_ratio(struct dcc_plb_state *s)
  * its queue passed the marking threshold; delay mixes in host noise and is
  * the fallback for unmarked paths.
  *
- * repairing: the connection is repairing losses (fast recovery): a
- * round's end then keeps DCC_PLB_F_LEFT_CONG (dcc_plb_congested()).
+ * repairing: the connection is repairing losses (fast recovery, or a
+ * retransmission not yet acknowledged): a round's end then keeps
+ * DCC_PLB_F_LEFT_CONG (dcc_plb_congested()).
  */
 static inline bool dcc_plb_round_end(struct dcc_plb_state *s,
 				     u32 prior_delivered, u32 delivered,

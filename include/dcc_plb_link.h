@@ -143,6 +143,17 @@ static inline void dcc_plb_link_release(struct dcc_plb_link *l)
 }
 
 /*
+ * A loss repair is under way: fast recovery, or a retransmission (a tail
+ * loss probe's too) not yet acknowledged.  Sent before a repath, those
+ * were sent on the path left (dcc_plb_round_end()).
+ */
+static inline bool dcc_plb_link_repairing(const struct sock *sk)
+{
+	return tcp_sk(sk)->retrans_out ||
+	       inet_csk(sk)->icsk_ca_state == TCP_CA_Recovery;
+}
+
+/*
  * Every ACK: count its delay sample, and at the end of a round report the
  * round's congested fraction (the CE fraction of delivered packets when
  * the connection negotiated ECN and the path marks, else the fraction of
@@ -167,8 +178,7 @@ static inline void dcc_plb_link_ack(struct sock *sk, struct dcc_plb_link *l,
 	if (rs->delivered <= 0 ||
 	    !dcc_plb_round_end(&l->st, rs->prior_delivered, tp->delivered,
 			       tp->delivered_ce, tp->ecn_flags & TCP_ECN_OK,
-			       inet_csk(sk)->icsk_ca_state == TCP_CA_Recovery,
-			       &ratio))
+			       dcc_plb_link_repairing(sk), &ratio))
 		return;
 	l->ops->update_state(sk, &l->st, ratio);
 	l->ops->check_rehash(sk, &l->st);
