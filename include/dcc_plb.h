@@ -136,7 +136,8 @@ struct dcc_plb_state {
  * version 6 added DCC_PLB_F_RTO_CONG and DCC_PLB_F_LEFT_CONG, version 7
  * calls upon_rto at every retransmit timeout (dcc_plb_link_state()), not
  * at CA_EVENT_LOSS only, and judges a run's later timeouts failures,
- * version 8 keeps DCC_PLB_F_LEFT_CONG through a loss repair.
+ * version 8 keeps DCC_PLB_F_LEFT_CONG while a packet sent on the path
+ * left is unacknowledged.
  */
 #define DCC_PLB_ABI_MAGIC	0x31424c50u	/* "PLB1" in memory */
 #define DCC_PLB_ABI_VERSION	8u
@@ -257,14 +258,13 @@ static inline int dcc_plb_delay_ratio(struct dcc_plb_state *s)
  * its queue passed the marking threshold; delay mixes in host noise and is
  * the fallback for unmarked paths.
  *
- * repairing: the connection is repairing losses (fast recovery, or a
- * retransmission not yet acknowledged): a round's end then keeps
- * DCC_PLB_F_LEFT_CONG (dcc_plb_congested()).
+ * old_out: a packet sent before the round began is still unacknowledged;
+ * DCC_PLB_F_LEFT_CONG then stays (dcc_plb_congested()).
  */
 static inline bool dcc_plb_round_end(struct dcc_plb_state *s,
 				     u32 prior_delivered, u32 delivered,
 				     u32 delivered_ce, bool use_ecn,
-				     bool repairing, int *ratio)
+				     bool old_out, int *ratio)
 {
 	u32 pkts, ce;
 	int delay;
@@ -277,12 +277,12 @@ static inline bool dcc_plb_round_end(struct dcc_plb_state *s,
 		s->flags |= DCC_PLB_F_CE_SEEN;
 	delay = dcc_plb_delay_ratio(s);
 	/*
-	 * A packet sent on the new path arrived: it works.  Not while a loss
-	 * repair is under way: its holes were left on the congested path
-	 * (the new path's packets are SACKed above them), and a timeout of
-	 * the oldest is that path's, not a failure of the new one.
+	 * A packet sent on the new path arrived: it works.  Not while one
+	 * sent before the round began, on the path left, is unacknowledged
+	 * (queued there, or lost and not yet repaired): its timeout is that
+	 * path's, not a failure of the new one.
 	 */
-	if (!repairing)
+	if (!old_out)
 		s->flags &= ~DCC_PLB_F_LEFT_CONG;
 	if (use_ecn && (s->flags & DCC_PLB_F_CE_SEEN) && pkts)
 		*ratio = (int)dcc_min_u32(dcc_sat_u32(dcc_div_u64((u64)ce *
@@ -409,10 +409,11 @@ static inline u32 dcc_plb_choose(struct dcc_plb_state *s, u32 cur, u32 depth)
  * Was the connection congested, by PLB's own measure, when a retransmit
  * timeout came: its last round was congested, or the delay samples pooled
  * over its last rounds were at or above the target in cong_thresh of them,
- * or PLB has just repathed it off a congested path and no packet sent
- * since has been delivered outside a loss repair (DCC_PLB_F_LEFT_CONG:
- * the repath emptied the pool and the count).  In that last case the packet that timed out was
- * either left on the congested path or sent on the new one before it
+ * or PLB has just repathed it off a congested path and either no packet
+ * sent since has been delivered or one sent before is still out
+ * (DCC_PLB_F_LEFT_CONG: the repath emptied the pool and the count).  In
+ * that last case the packet that timed out was either left on the
+ * congested path or sent on the new one before it
  * delivered anything, which a congested path (a new label on the same
  * full queue) does as a failed one does; it is taken for congestion.
  */

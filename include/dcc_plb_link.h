@@ -143,14 +143,19 @@ static inline void dcc_plb_link_release(struct dcc_plb_link *l)
 }
 
 /*
- * A loss repair is under way: fast recovery, or a retransmission (a tail
- * loss probe's too) not yet acknowledged.  Sent before a repath, those
- * were sent on the path left (dcc_plb_round_end()).
+ * A packet sent before the current round began is still unacknowledged:
+ * the oldest one's last transmission (TCP_SKB_CB()->tx.delivered, what
+ * rs->prior_delivered reports at its ACK) counted fewer deliveries than
+ * the round's start.  For the first round after a repath, such a packet
+ * went out on the path left (dcc_plb_round_end()).
  */
-static inline bool dcc_plb_link_repairing(const struct sock *sk)
+static inline bool dcc_plb_link_old_out(const struct sock *sk,
+					const struct dcc_plb_state *st)
 {
-	return tcp_sk(sk)->retrans_out ||
-	       inet_csk(sk)->icsk_ca_state == TCP_CA_Recovery;
+	const struct sk_buff *head = tcp_rtx_queue_head(sk);
+
+	return head && dcc_before32(TCP_SKB_CB(head)->tx.delivered,
+				    st->round_delivered);
 }
 
 /*
@@ -178,7 +183,7 @@ static inline void dcc_plb_link_ack(struct sock *sk, struct dcc_plb_link *l,
 	if (rs->delivered <= 0 ||
 	    !dcc_plb_round_end(&l->st, rs->prior_delivered, tp->delivered,
 			       tp->delivered_ce, tp->ecn_flags & TCP_ECN_OK,
-			       dcc_plb_link_repairing(sk), &ratio))
+			       dcc_plb_link_old_out(sk, &l->st), &ratio))
 		return;
 	l->ops->update_state(sk, &l->st, ratio);
 	l->ops->check_rehash(sk, &l->st);

@@ -481,13 +481,14 @@ static void test_rto_after_repath(void **state)
 	assert_true(dcc_plb_on_rto(&s, &defaults, 1050, HZ_T, 0, 0));
 
 	/*
-	 * ...but not while a loss repair is under way: the new path's
-	 * packets are SACKed above holes left on the old one, and the
-	 * oldest hole's timeout is the old path's (plb_twopath.sh, timely,
-	 * traced: a retransmission queued on the congested path before the
-	 * repath timed out 230-275 ms later, after a clean round on the new
-	 * path; judged a failure, the pause held the connection on the
-	 * congested path that TCP's rehash drew, 7.9-20.7 s).
+	 * ...but not while a packet sent before the round began is still
+	 * out: at the first round's end after the repath it was sent on the
+	 * path left, where it is queued or was lost, and its timeout is that
+	 * path's (plb_twopath.sh, timely, traced: packets left on the
+	 * congested path timed out 230-275 ms after the repath, after a
+	 * clean round on the new path; judged a failure, the pause held the
+	 * connection on the congested path that TCP's rehash drew for
+	 * 7.9-20.7 s).
 	 */
 	s = repathed_in_flight();
 	dcc_plb_sample(&s, false);
@@ -497,7 +498,7 @@ static void test_rto_after_repath(void **state)
 	assert_true(dcc_plb_congested(&s, &defaults));
 	assert_false(dcc_plb_on_rto(&s, &defaults, 1050, HZ_T, 0, 0));
 	assert_int_equal(s.pause_until, 0);
-	/* the repair done, the next round's end clears it */
+	/* nothing from before the round out: the next round's end clears it */
 	s = repathed_in_flight();
 	dcc_plb_sample(&s, false);
 	assert_true(dcc_plb_round_end(&s, 180, 190, 7, false, true, &ratio));
