@@ -384,15 +384,16 @@ paths_per_flow() {
 		}
 		NR == FNR { conn[$1] = 1; next }
 		!($2 in conn) { next }
-		{ for (k in t0)
-			if (port[k] == $2 && lab[k] != $5) away[k] = 1 }
+		# A label is one path: the connection was away from this
+		# label when its previous packet was under another one.
+		{ away = ($2 in lab) && lab[$2] != $5; lab[$2] = $5 }
 		$3 == "A" {
 			k = $2 " " $5
-			if ((k in t0) && away[k] && $1 - t1[k] > back)
+			if ((k in t0) && away && $1 - t1[k] > back)
 				done(k)
 			if (k in t0) { if ($1 - t1[k] > g[k]) g[k] = $1 - t1[k] }
-			else { t0[k] = $1; g[k] = 0; port[k] = $2; lab[k] = $5 }
-			t1[k] = $1; away[k] = 0 }
+			else { t0[k] = $1; g[k] = 0 }
+			t1[k] = $1 }
 		END { for (k in t0) done(k) }' \
 		"$d/$1.flows" "$d/$1.pkts" | sort -n > "$d/$1.dwell"
 	DWELL_A_MS=$(awk '$4 == "-" && $3 > m { m = $3 } END { printf "%d", m * 1000 }' "$d/$1.dwell")
