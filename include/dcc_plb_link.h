@@ -147,13 +147,18 @@ static inline void dcc_plb_link_release(struct dcc_plb_link *l)
  * the oldest one's last transmission (TCP_SKB_CB()->tx.delivered, what
  * rs->prior_delivered reports at its ACK) counted fewer deliveries than
  * the round's start.  For the first round after a repath, such a packet
- * went out on the path left (dcc_plb_round_end()).
+ * went out on the path left (dcc_plb_round_end()).  Only asked while
+ * DCC_PLB_F_LEFT_CONG is set, the one thing the answer can keep: not
+ * a walk of the retransmit queue on every ACK.
  */
 static inline bool dcc_plb_link_old_out(const struct sock *sk,
 					const struct dcc_plb_state *st)
 {
-	const struct sk_buff *head = tcp_rtx_queue_head(sk);
+	const struct sk_buff *head;
 
+	if (!(st->flags & DCC_PLB_F_LEFT_CONG))
+		return false;
+	head = tcp_rtx_queue_head(sk);
 	return head && dcc_before32(TCP_SKB_CB(head)->tx.delivered,
 				    st->round_delivered);
 }
