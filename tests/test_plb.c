@@ -583,7 +583,8 @@ static void test_round_delivered_wraps(void **state)
 	(void)state;
 	dcc_plb_state_init(&s, 0xfffffff0u, 0);
 	dcc_plb_sample(&s, true);
-	assert_false(dcc_plb_round_end(&s, 0xffffffe0u, 5, 0, false, false, &ratio));
+	assert_false(dcc_plb_round_end(&s, 0xffffffe0u, 5, 0, false, false,
+				       &ratio));
 	assert_true(dcc_plb_round_end(&s, 2, 5, 0, false, false, &ratio));
 	assert_int_equal(ratio, 256);
 }

@@ -2656,8 +2656,9 @@ static void psim_ack(struct psim *sm, unsigned int i, u64 now, u64 sent_ns,
 		dcc_plb_sample_len(&f->plb, f->s.last_delay_us,
 				   f->s.last_target_us);
 	}
-	if (dcc_plb_round_end(&f->plb, prior_delivered, f->delivered, 0, false, false,
-			      &ratio) && now >= sm->measure_ns && ratio >= 0) {
+	if (dcc_plb_round_end(&f->plb, prior_delivered, f->delivered, 0, false,
+			      false, &ratio) && now >= sm->measure_ns &&
+	    ratio >= 0) {
 		struct dcc_plb_state t;
 		int v;
 

@@ -216,9 +216,9 @@ static void ev_ack(struct sim *x)
 	}
 	FZ_CHECK(f, !dcc_before32(prior, old_round),
 		 "round ended for a packet sent before it began");
-	/* the left path's flag goes at a round's end outside a repair */
+	/* the left path's flag goes at a round's end with nothing older out */
 	FZ_CHECK(f, (x->s.flags & DCC_PLB_F_LEFT_CONG) ==
-		 (sel & 128 ? left : 0), "left-path flag %d -> %d (repair %d)",
+		 (sel & 128 ? left : 0), "left-path flag %d -> %d (old out %d)",
 		 !!left, !!(x->s.flags & DCC_PLB_F_LEFT_CONG), !!(sel & 128));
 	FZ_CHECK(f, ratio >= -1 && ratio <= DCC_PLB_SCALE, "ratio %d",
 		 ratio);

@@ -198,8 +198,8 @@ NOINLINE void cost_plb_ack(const struct ack_in *in, u32 prior)
 
 	dcc_plb_sample(&plb_s, in->above);
 	dcc_plb_sample_len(&plb_s, in->delay_us, 50);
-	sink += dcc_plb_round_end(&plb_s, prior, in->delivered, 0, false, false,
-				  &ratio);
+	sink += dcc_plb_round_end(&plb_s, prior, in->delivered, 0, false,
+				  false, &ratio);
 }
 
 NOINLINE void cost_plb_round(int ratio, u32 now)
