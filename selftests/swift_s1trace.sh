@@ -2,17 +2,18 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # A trace of make bench's scenario 1 (deep FIFO) for swift at its shipped
-# defaults, to explain its RTT p99 (Documentation/swift.rst, "The deep
-# FIFO's RTT p99"): the bench's bed (dumbbell, IPv6 with the router's
-# IOAM traces, 100 Mbit/s htb, 1000-packet drop-tail FIFO, 250 us netem on
-# the ACK path, packets kept in order), 4 swift flows for 4 s and, from
-# 1.5 s to 3 s, a ping every 10 ms through the queue, as tools/bench runs
-# it; meanwhile tracefs records
+# defaults, to explain its RTT p99 (Documentation/swift.rst, "Where 4
+# flows' RTT p99 comes from"): the bench's bed (dumbbell, IPv6 with the
+# router's IOAM traces, 100 Mbit/s htb, 1000-packet drop-tail FIFO,
+# 250 us netem on the ACK path, packets kept in order), 4 swift flows for
+# 4 s and, from 1.5 s to 3 s, a ping every 10 ms through the queue, as
+# tools/bench runs it; meanwhile tracefs records
 #  - tcp_swift:swift_update (every window decision: delay, target, base),
 #  - tcp:tcp_probe on the senders (every ACK: snd_nxt, snd_una, cwnd),
 #  - net:net_dev_queue and net:net_dev_xmit on the bottleneck's egress
 #    (rs0): the FIFO's backlog at every packet, the ping's own included.
-# Not in the default test list: a debugging aid, no assertions.  With
+# Not in the default test list (make -C selftests run_vm
+# TESTS=swift_s1trace.sh runs it): a debugging aid, no assertions.  With
 # S1T_OUT=DIR (a directory the VM may write: tools/vm/run --rw DIR --env
 # S1T_OUT) the raw trace and the ping lines are copied there at the end;
 # tools/bench/s1trace.py summarizes them (it runs here too).
@@ -24,7 +25,7 @@ RATE=100 DELAY=250 LIMIT=1000
 FLOWS=${FLOWS:-4} SECS=${SECS:-4} WARM=${WARM:-1.5}
 tmp=$(mktemp -d)
 
-load_module tcp_swift || exit $KSFT_FAIL
+load_module tcp_swift || exit "$KSFT_FAIL"
 topo_dumbbell
 trap 'topo_cleanup; rm -rf "$tmp"' EXIT
 topo_keep_order

@@ -12,6 +12,7 @@ samples, cuts and increases, the cycle of the backlog (drain to empty,
 peak), and where in that cycle the highest pings fell.  --around N
 prints the events of the N highest pings' last 3 ms.
 """
+import bisect
 import gzip
 import os
 import re
@@ -163,36 +164,6 @@ def main():
     dw = [w for te, w, ln, _ in waits if ln > 1000 and p0 <= te < p1]
     print('data packets\' FIFO wait: %s' % fmt(dw))
 
-    # Cycle: an episode is a busy period of the FIFO (backlog > 0 with
-    # gaps below 300 us bridged), its peak and length.
-    eps = []
-    start = None
-    peak = 0
-    last_zero = None
-    for t, b in backlog:
-        if t < p0 or t >= p1:
-            continue
-        if b > 0:
-            if start is None:
-                if last_zero is not None and eps and \
-                        t - last_zero < 300:
-                    start, peak = eps.pop()[:2]
-                else:
-                    start, peak = t, 0
-            peak = max(peak, b)
-        elif start is not None:
-            eps.append((start, peak, t))
-            start = None
-            last_zero = t
-    if eps:
-        lens = [e - s for s, _, e in eps]
-        gaps = [eps[i + 1][0] - eps[i][2] for i in range(len(eps) - 1)]
-        print('busy periods (idle gaps < 300 us bridged): %d in %.2f s' %
-              (len(eps), (p1 - p0) / 1e6))
-        print('  length us: %s' % fmt(lens))
-        print('  peak backlog: %s' % fmt([p for _, p, _ in eps]))
-        print('  idle gap us: %s' % fmt(gaps))
-
     # --- swift's decisions -------------------------------------------
     flows = {}
     for t, name, rest in ev:
@@ -233,9 +204,6 @@ def main():
     # Sum of the windows over time.
     last = {}
     sums = []
-    for sp in flows:
-        for e in flows[sp]:
-            pass
     merged = sorted((e[0], sp, e) for sp in flows for e in flows[sp])
     for t, sp, e in merged:
         last[sp] = e[3]
@@ -246,6 +214,11 @@ def main():
     bases = [e[6] for e in allw]
     print('all flows: target %s; base %s' % (fmt(tgt_all, (1, 50, 99)),
                                             fmt(bases, (1, 50, 99))))
+    print('all flows: delay sample %s' % fmt([e[4] for e in allw]))
+    rel = [e[4] - e[5] for e in allw]
+    print('all flows: sample - target %s; %.0f %% at or above' %
+          (fmt(rel), 100.0 * sum(1 for x in rel if x >= 0) / len(rel)))
+    cycle(backlog, allw, prows, p0, p1)
 
     # In flight per flow at each ACK (tcp_probe) and their sum.
     infl = {}
@@ -265,29 +238,7 @@ def main():
         print('packets in flight, sum over flows (at each ACK): %s' %
               fmt(isum))
 
-    # --- where the highest pings fell ---------------------------------
-    # For each ping: backlog then, time since the FIFO was last empty,
-    # the busy period's peak, and the decisions in the 1 ms before.
-    zeros = [t for t, b in backlog if b == 0]
-    import bisect
-    print('highest pings (RTT, FIFO wait, packets ahead, us since the '
-          'FIFO was last empty, that busy period\'s peak, ai/md in the '
-          '1 ms before):')
     top = sorted(prows, key=lambda r: -r[1])
-    for te, rtt, w, q0, seq in top[:8]:
-        i = bisect.bisect_left(zeros, te)
-        since = te - zeros[i - 1] if i > 0 else float('nan')
-        pk = 0
-        for s, p, e in eps:
-            if s <= te <= e:
-                pk = p
-        na = sum(1 for e in allw if te - 1000 <= e[0] < te and
-                 e[1] == 'ai')
-        nm = sum(1 for e in allw if te - 1000 <= e[0] < te and
-                 e[1] == 'md')
-        print('  seq %d at %.1f ms: rtt %.0f wait %.0f ahead %d since-empty '
-              '%.0f peak %d ai %d md %d' %
-              (seq, (te - p0) / 1000, rtt, w, q0, since, pk, na, nm))
     for te, rtt, w, q0, seq in top[:around]:
         print('--- events in the 3 ms before ping seq %d (rtt %.0f):' %
               (seq, rtt))
@@ -298,6 +249,87 @@ def main():
         print('   backlog:', ' '.join('%+.0f:%d' % (t - te, b)
                                       for t, b in backlog
                                       if te - 3000 <= t <= te + 500))
+
+
+def cycle(backlog, allw, prows, p0, p1, dt=50):
+    """The backlog's cycle: its 0.5 ms mean sampled every dt us, peaks
+    and troughs at least a packet apart, the decisions between them,
+    and where the highest pings fell in it."""
+    s = []
+    k = 0
+    cur = 0
+    t = p0
+    while t < p1:
+        while k < len(backlog) and backlog[k][0] <= t:
+            cur = backlog[k][1]
+            k += 1
+        s.append(cur)
+        t += dt
+    w = 500 // dt
+    sm = []
+    for i in range(len(s)):
+        part = s[max(0, i - w // 2):i + w // 2]
+        sm.append(sum(part) / len(part))
+    pk, tr = [], []
+    up = True
+    ei = 0
+    for i, v in enumerate(sm):
+        if up:
+            if v > sm[ei]:
+                ei = i
+            elif v < sm[ei] - 1.0:
+                pk.append(ei)
+                up, ei = False, i
+        else:
+            if v < sm[ei]:
+                ei = i
+            elif v > sm[ei] + 1.0:
+                tr.append(ei)
+                up, ei = True, i
+    if len(pk) < 3 or len(tr) < 3:
+        print('no cycle found')
+        return
+    print('cycle: %d peaks in %.2f s; period us %s' %
+          (len(pk), (p1 - p0) / 1e6,
+           fmt([(pk[i + 1] - pk[i]) * dt for i in range(len(pk) - 1)])))
+    print('  backlog (0.5 ms mean) at peaks %s' % fmt([sm[i] for i in pk]))
+    print('  backlog (0.5 ms mean) at troughs %s' % fmt([sm[i] for i in tr]))
+    print('  highest backlog of each cycle %s' %
+          fmt([max(s[tr[j]:tr[j + 1]]) for j in range(len(tr) - 1)]))
+    allw = sorted(allw)
+    times = [e[0] for e in allw]
+    rise, rai, add, cut = [], [], [], []
+    for j in range(len(tr) - 1):
+        nxt = [i for i in pk if tr[j] < i < tr[j + 1]]
+        if not nxt:
+            continue
+        ta, tp, tb = (p0 + x * dt for x in (tr[j], nxt[0], tr[j + 1]))
+        a = bisect.bisect_left(times, ta)
+        b = bisect.bisect_left(times, tp)
+        c = bisect.bisect_left(times, tb)
+        rise.append(tp - ta)
+        rai.append(sum(1 for e in allw[a:b] if e[1] == 'ai'))
+        add.append(sum(e[3] - e[2] for e in allw[a:c] if e[1] == 'ai') /
+                   1000)
+        cut.append(sum(e[2] - e[3] for e in allw[a:c] if e[1] == 'md') /
+                   1000)
+    print('  rise (trough to peak) us %s' % fmt(rise))
+    print('  increases in the rise %s' % fmt(rai))
+    print('  packets added per cycle %s' % fmt(add, (10, 50, 90)))
+    print('  packets cut per cycle %s' % fmt(cut, (10, 50, 90)))
+    print('highest pings: RTT, FIFO wait, packets ahead, us to the '
+          'nearest peak (- before it), 0.5 ms backlog then, '
+          'increases and cuts in the 2 ms before:')
+    for te, rtt, wt, q0, seq in sorted(prows, key=lambda r: -r[1])[:8]:
+        i = int((te - p0) / dt)
+        near = min(pk, key=lambda x: abs(x - i))
+        na = sum(1 for e in allw if te - 2000 <= e[0] < te and
+                 e[1] == 'ai')
+        nm = sum(1 for e in allw if te - 2000 <= e[0] < te and
+                 e[1] == 'md')
+        print('  seq %d: %.0f %.0f %d %+d %.1f ai %d md %d' %
+              (seq, rtt, wt, q0, (i - near) * dt,
+               sm[min(i, len(sm) - 1)], na, nm))
 
 
 if __name__ == '__main__':
