@@ -16,7 +16,8 @@
 # TESTS=swift_s1trace.sh runs it): a debugging aid, no assertions.  With
 # S1T_OUT=DIR (a directory the VM may write: tools/vm/run --rw DIR --env
 # S1T_OUT) the raw trace and the ping lines are copied there at the end;
-# tools/bench/s1trace.py summarizes them (it runs here too).
+# tools/bench/s1trace.py summarizes them (it runs here too).  S1T_SET
+# (--env S1T_SET) sets tcp_swift parameters for a variant.
 . "$(dirname "$0")/lib.sh"
 require_root
 require_cmd iperf3
@@ -26,6 +27,10 @@ FLOWS=${FLOWS:-4} SECS=${SECS:-4} WARM=${WARM:-1.5}
 tmp=$(mktemp -d)
 
 load_module tcp_swift || exit "$KSFT_FAIL"
+# S1T_SET="NAME=VALUE ...": a variant's parameters (the defaults without).
+for kv in ${S1T_SET:-}; do
+	set_param tcp_swift "${kv%%=*}" "${kv#*=}" || exit "$KSFT_FAIL"
+done
 topo_dumbbell
 trap 'topo_cleanup; rm -rf "$tmp"' EXIT
 topo_keep_order
