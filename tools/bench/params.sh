@@ -96,6 +96,11 @@ S6_RPC_BYTES=${S6_RPC_BYTES:-32768}
 # 80 ms, not 12), and PLB moved them off B as it should.
 S6_RPC_GAP_US=${S6_RPC_GAP_US:-40000}
 S6_SECS=${S6_SECS:-4}			# time bound per run
+# S6_TRACE=1: the runs of swift and timely also keep their decisions
+# (tcp_swift:swift_update, tcp_timely:timely_update) beside PLB's repaths
+# in raw/s6/*.cctrace.gz; the tracing costs the guest some cycles, so its
+# figures are not the untraced ones.
+S6_TRACE=${S6_TRACE:-0}
 
 # 7. Delay noise: the scenario-1 dumbbell with uniform jitter (+-J us,
 #    packets kept in order; lib.sh topo_jitter) on the ACK path and on the
@@ -229,7 +234,7 @@ bench_vars() {
 		 S4_LIMIT S4_STEP S4_START S4_STOP S4_BIN S4_SETTLE S4_CONV_JAIN \
 		 S5_LIMIT S5_FLOWS S5_SECS S5_WARM S5_RPC_BYTES S5_RPC_GAP_US \
 		 S6_CCS S6_RATE_A S6_RATE_B S6_LIMIT S6_CLIENTS S6_RPCS \
-		 S6_RPC_BYTES S6_RPC_GAP_US S6_SECS \
+		 S6_RPC_BYTES S6_RPC_GAP_US S6_SECS S6_TRACE \
 		 S7_FULL S7_CCS S7_PATHS S7_JITTERS S7_LIMIT S7_FLOWS S7_SECS S7_WARM S7_RUNS \
 		 S7_TRACE \
 		 S8_LIMIT S8_FLOWS S8_SECS S8_WARM \

@@ -321,6 +321,26 @@ s6_counts() {
 	done
 }
 
+# S6_TRACE=1 (params.sh): swift's and timely's decisions in each run.
+s6_trace_start() {	# CC
+	local ev
+	[ "$S6_TRACE" = 1 ] || return 0
+	case ${1%%@*} in
+	swift) ev=tcp_swift/swift_update ;;
+	timely) ev=tcp_timely/timely_update ;;
+	*) return 0 ;;
+	esac
+	[ -w "$TRACEFS/events/$ev/enable" ] || return 0
+	echo 65536 > "$TRACEFS/buffer_size_kb"
+	echo 1 > "$TRACEFS/events/$ev/enable"
+}
+s6_trace_save() {	# OUT
+	[ "$S6_TRACE" = 1 ] || return 0
+	echo 0 > "$TRACEFS/events/tcp_swift/swift_update/enable" 2>/dev/null
+	echo 0 > "$TRACEFS/events/tcp_timely/timely_update/enable" 2>/dev/null
+	grep -E "swift_update:|timely_update:" "$TRACEFS/trace" | gzip > "$1.cctrace.gz"
+}
+
 scenario_plb() {
 	local r cc name comp srv a0 b0 quiet
 	# shellcheck disable=SC2034 # read by paths_start/paths_stop (lib_topo.sh)
@@ -370,6 +390,7 @@ scenario_plb() {
 			s6_counts > "$R/s6/$cc.$r.count0"
 			paths_start "$cc.$r" 7000
 			trace_start "$TRACEFS/events/tcp_plb/plb_repath"
+			s6_trace_start "$name"
 			s6_clients "$name" "$R/s6/$cc.$r"
 			echo "bytes_a=$(($(path_bytes6 pa0) - a0)) bytes_b=$(($(path_bytes6 pb0) - b0))" \
 				> "$R/s6/$cc.$r.paths"
@@ -380,6 +401,7 @@ scenario_plb() {
 			s6_counts > "$R/s6/$cc.$r.count1"
 			[ -r "$TRACEFS/trace" ] &&
 				grep plb_repath "$TRACEFS/trace" > "$R/s6/$cc.$r.trace"
+			s6_trace_save "$R/s6/$cc.$r"
 			paths_stop "$cc.$r"
 			paths_per_flow "$cc.$r" > /dev/null
 			rm -f "$R/s6/$cc.$r".*.pcap
