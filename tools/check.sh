@@ -5,7 +5,8 @@
 #   1. userspace unit tests of the algorithm cores (ASan + UBSan),
 #   2. a short libFuzzer run of every core (tests/fuzz, ~70 s in all),
 #   3. the build at W=1 (a warning fails it), checkpatch --strict, sparse,
-#      the kernel patches (make patch-check),
+#      the kernel patches (make patch-check), the bench report's
+#      reading of a sink log (tools/bench/report-test.py),
 #   3b. the ns-3 models of the cores: build, and the small scenario's
 #      physics (sim/check.sh, "sim: N passed, N failed"),
 #   4. the kselftest suite in the VM through the kernel's runner (a kernel
@@ -53,6 +54,8 @@ step sparse warning_free make sparse
 # The kernel patch (patches/): checkpatch, applies to linux-source-6.1,
 # the modules build against the patched headers.
 step patch-check make -s patch-check
+# The bench report's reading of scenario 4's sink log, on synthetic logs.
+step bench-report tools/bench/report-test.py
 
 if [ "${SKIP_SIM:-0}" != 1 ]; then
 	echo "== ns-3 models of the cores (small scenario)"

@@ -1057,6 +1057,12 @@ class Incast(Scenario):
 
 # 4: flows joining and leaving ----------------------------------------------
 
+# A report this late after a tick (a fraction of the bin) still counts
+# for the bin that ended at the tick when the flow wrote none at it
+# (s4_logs()).
+S4_CLOSE_SLACK = 0.05
+
+
 def s4_logs(path, binw):
     """{(cc, run): [flow, ...]} from the incast sink's log (a MARK line
     before each run, then "T_US SPORT BYTES" every binw seconds per
@@ -1075,7 +1081,16 @@ def s4_logs(path, binw):
         t0 = min(t for t, p, n in rows) - binw * 1e6
         flows = {}
         for t, p, n in rows:
-            i = max(int(math.ceil((t - t0) / (binw * 1e6) - 1e-6)) - 1, 0)
+            x = (t - t0) / (binw * 1e6)
+            i = max(int(math.ceil(x - 1e-6)) - 1, 0)
+            # A flow's last report comes when it closes.  Closed just
+            # after a tick, before that tick's report was written, it
+            # carries the bin that ended at the tick: counted in the
+            # next bin, it left the bin empty (the flow read 0 there)
+            # and made a bin of its own.
+            if (p in flows and i - 1 > flows[p][1] and
+                    x - math.floor(x) < S4_CLOSE_SLACK):
+                i -= 1
             f = flows.setdefault(p, [i, i, {}])
             f[0], f[1] = min(f[0], i), max(f[1], i)
             f[2][i] = f[2].get(i, 0.0) + n * 8 / binw / 1e6
