@@ -33,17 +33,29 @@ if ! tools/deps.sh --check >/dev/null; then
 	tools/deps.sh || { echo "check: dependencies missing"; echo "0 passed, 1 failed"; exit 1; }
 fi
 
-echo "== unit tests"
+# Wall time per stage, for the CI budget (Documentation/testing.rst).
+stage_name="" stage_t0=$SECONDS
+stage() {	# stage TITLE: end the stage before, start this one
+	if [ -n "$stage_name" ]; then
+		echo "time: $stage_name took $((SECONDS - stage_t0)) s"
+	fi
+	stage_name=$1 stage_t0=$SECONDS
+	if [ -n "$1" ]; then
+		echo "== $1"
+	fi
+}
+
+stage "unit tests"
 make -s -C tests run 2>&1 | tee "$logdir/unit.log"
 count "$logdir/unit.log" unit
 
 if [ "${SKIP_FUZZ:-0}" != 1 ]; then
-	echo "== fuzzing the cores (short run; make fuzz-long for more)"
+	stage "fuzzing the cores (short run; make fuzz-long for more)"
 	make -s -C tests/fuzz run 2>&1 | tee "$logdir/fuzz.log"
 	count "$logdir/fuzz.log" fuzz
 fi
 
-echo "== build and lint"
+stage "build and lint"
 no_warnings() {
 	make -s clean >/dev/null 2>&1
 	warning_free make modules
@@ -58,13 +70,13 @@ step patch-check make -s patch-check
 step bench-report tools/bench/report-test.py
 
 if [ "${SKIP_SIM:-0}" != 1 ]; then
-	echo "== ns-3 models of the cores (small scenario)"
+	stage "ns-3 models of the cores (small scenario)"
 	make -s -C sim check 2>&1 | tee "$logdir/sim.log"
 	count "$logdir/sim.log" sim
 fi
 
 if [ "${SKIP_VM:-0}" != 1 ]; then
-	echo "== selftests in the VM"
+	stage "selftests in the VM"
 	make -s modules >/dev/null 2>&1
 	# VM_SHARDS VMs in virtual time at once (selftests/vm_run.sh), then
 	# one on the host's clock for the packaging tests: a summary each.
@@ -81,7 +93,7 @@ if [ "${SKIP_VM:-0}" != 1 ]; then
 
 	# The same folder in a kernel tree's kselftest layout, run with
 	# make TARGETS=dcc run_tests and from a kselftest install.
-	echo "== selftests as a kernel tree's kselftest target, in the VM"
+	stage "selftests as a kernel tree's kselftest target, in the VM"
 	tools/ksft_tree.sh 2>&1 | tee "$logdir/ksft-tree.log"
 	count "$logdir/ksft-tree.log" ksft-tree
 
@@ -89,7 +101,7 @@ if [ "${SKIP_VM:-0}" != 1 ]; then
 	# controls, one VM boot (25 s of VM time, 55 s with the host's cores
 	# busy); the tables must come out well formed.  Its figures are not
 	# judged.
-	echo "== benchmark smoke test in the VM"
+	stage "benchmark smoke test in the VM"
 	bench_smoke() {
 		BENCH_SMOKE=1 BENCH_OUT="$logdir/bench-smoke" tools/bench/bench.sh &&
 			! grep -q "^vm: " "$logdir/bench-smoke.log"
@@ -104,11 +116,13 @@ fi
 # and the smoke selftests in a VM booting 6.12 (tools/check-612.sh; the
 # VM part follows SKIP_VM).
 if [ "${SKIP_612:-0}" != 1 ]; then
-	echo "== Debian 13's 6.12"
+	stage "Debian 13's 6.12"
 	CHECK_LOGDIR=$logdir tools/check-612.sh 2>&1 | tee "$logdir/k612.log"
 	count "$logdir/k612.log" k612
 fi
 
+stage ""
+echo "time: all $SECONDS s"
 echo "logs: $logdir"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
