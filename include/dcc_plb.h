@@ -113,9 +113,6 @@ struct dcc_plb_state {
 					 * and no packet sent since has
 					 * been delivered
 					 */
-#define DCC_PLB_F_REPAIR	0x80	/* this round delivered a
-					 * retransmission (dcc_plb_repair())
-					 */
 #define DCC_PLB_F_BEST_SHIFT	1	/* the best label's depth, log2 */
 #define DCC_PLB_F_BEST_MASK	0x0e
 #define DCC_PLB_MAX_WEIGHT	255	/* round_weight, ref_rounds */
@@ -140,12 +137,10 @@ struct dcc_plb_state {
  * calls upon_rto at every retransmit timeout (dcc_plb_link_state()), not
  * at CA_EVENT_LOSS only, and judges a run's later timeouts failures,
  * version 8 keeps DCC_PLB_F_LEFT_CONG while a packet sent on the path
- * left is unacknowledged, version 9 added DCC_PLB_F_REPAIR (a round that
- * repaired a loss takes the pool's fraction, dcc_plb_delay_ratio()),
- * which a pool clear clears.
+ * left is unacknowledged.
  */
 #define DCC_PLB_ABI_MAGIC	0x31424c50u	/* "PLB1" in memory */
-#define DCC_PLB_ABI_VERSION	9u
+#define DCC_PLB_ABI_VERSION	8u
 
 /* Decision of dcc_plb_check(). */
 enum dcc_plb_verdict {
@@ -190,21 +185,12 @@ static inline void dcc_plb_sample(struct dcc_plb_state *s, bool congested)
 	s->flags |= DCC_PLB_F_SAMPLED;
 }
 
-/*
- * The ACK being counted delivered a retransmission: the round repairs a
- * loss (dcc_plb_delay_ratio()).  Its RTT is no sample (Karn).
- */
-static inline void dcc_plb_repair(struct dcc_plb_state *s)
-{
-	s->flags |= DCC_PLB_F_REPAIR;
-}
-
 /* Empty the delay pool: its samples are of a path left behind. */
 static inline void dcc_plb_pool_clear(struct dcc_plb_state *s)
 {
 	s->samples = 0;
 	s->cong_samples = 0;
-	s->flags &= ~(DCC_PLB_F_SAMPLED | DCC_PLB_F_REPAIR);
+	s->flags &= ~DCC_PLB_F_SAMPLED;
 }
 
 /*
@@ -230,8 +216,7 @@ static inline void dcc_plb_sample_len(struct dcc_plb_state *s, u32 delay_us,
  * share of delay samples at or above the target in a pool that keeps
  * three quarters of what it held at each round's end (the round's own
  * samples weigh 1, the round before's 3/4, then 9/16, ...: about the last
- * four rounds), or -1 when the round gave no sample and repaired no loss
- * (or the pool is empty).
+ * four rounds), or -1 when the round gave no sample.
  *
  * Why a pool and not the round alone: a delay-based congestion control
  * holds its queue at its target in a cycle longer than a round.  A cut
@@ -245,31 +230,17 @@ static inline void dcc_plb_sample_len(struct dcc_plb_state *s, u32 delay_us,
  * congested rounds in a row, so PLB never moved them.  Pooled, the
  * fraction is the cycle's, and K (one half) tells a collision from a flow
  * alone at its link, as the CE fraction does for ECN.
- *
- * A round that repaired a loss (DCC_PLB_F_REPAIR: it delivered a
- * retransmission) without a sample takes the pool's fraction as it
- * stands: the samples of the rounds before, on the same label (a repath
- * or a timeout empties the pool), said where that label's queue was, and
- * the losses being repaired are what a queue drops when it overflows.
- * Taken as no signal, the rounds of a repair left the count as it was
- * for as long as the repair lasted: timely's window on the two-path bed
- * (its rate over T_high, under 1 ms, against path A's 40-60 ms) lets
- * one retransmission out per round trip, and a connection whose initial
- * window met A's full FIFO repaired its losses one round at a time, with
- * one congested round counted (plb_twopath.sh, phase 5: 9 such rounds,
- * 0.37 s, of the 13 on a first label; a first label held 1.87 s in a CI
- * run).
  */
 static inline int dcc_plb_delay_ratio(struct dcc_plb_state *s)
 {
 	int ratio = -1;
 
-	if ((s->flags & (DCC_PLB_F_SAMPLED | DCC_PLB_F_REPAIR)) && s->samples)
+	if ((s->flags & DCC_PLB_F_SAMPLED) && s->samples)
 		ratio = (int)((u32)s->cong_samples * DCC_PLB_SCALE /
 			      s->samples);
 	s->samples -= s->samples >> DCC_PLB_POOL_SHIFT;
 	s->cong_samples -= s->cong_samples >> DCC_PLB_POOL_SHIFT;
-	s->flags &= ~(DCC_PLB_F_SAMPLED | DCC_PLB_F_REPAIR);
+	s->flags &= ~DCC_PLB_F_SAMPLED;
 	return ratio;
 }
 

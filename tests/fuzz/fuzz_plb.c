@@ -157,8 +157,7 @@ static void check_rehash(struct sim *x)
 	}
 	if (v != DCC_PLB_NONE && v != DCC_PLB_PAUSED) {
 		FZ_CHECK(f, !x->s.samples && !x->s.cong_samples &&
-			 !(x->s.flags & (DCC_PLB_F_SAMPLED |
-					 DCC_PLB_F_REPAIR)),
+			 !(x->s.flags & DCC_PLB_F_SAMPLED),
 			 "delay pool kept across a repath");
 		FZ_CHECK(f, x->s.flags & DCC_PLB_F_LEFT_CONG,
 			 "a repath without the left-path flag");
@@ -195,16 +194,9 @@ static void ev_ack(struct sim *x)
 			 "round weight %u -> %u for %u/%u", w,
 			 x->s.round_weight, dl, ref);
 	}
-	/*
-	 * An ACK without a sample that delivered a retransmission: the round
-	 * repairs a loss (bits 32 and 64 only matter to a sample).
-	 */
-	if ((sel & 24) == 16 && (sel & 32))
-		dcc_plb_repair(&x->s);
 	samples = x->s.samples;
 	cong = x->s.cong_samples;
-	/* A round that sampled, or repaired a loss, takes the pool's. */
-	sampled = x->s.flags & (DCC_PLB_F_SAMPLED | DCC_PLB_F_REPAIR);
+	sampled = x->s.flags & DCC_PLB_F_SAMPLED;
 	if (!d)
 		return;		/* rs->delivered <= 0 */
 	/* The acked packet left when delivered was 'back' lower. */
@@ -247,8 +239,7 @@ static void ev_ack(struct sim *x)
 		 x->s.round_delivered_ce == x->delivered_ce &&
 		 x->s.samples == samples - (samples >> DCC_PLB_POOL_SHIFT) &&
 		 x->s.cong_samples == cong - (cong >> DCC_PLB_POOL_SHIFT) &&
-		 !(x->s.flags & (DCC_PLB_F_SAMPLED | DCC_PLB_F_REPAIR)),
-		 "round not restarted");
+		 !(x->s.flags & DCC_PLB_F_SAMPLED), "round not restarted");
 
 	old = x->s.consec_cong_rounds;
 	old_refs = x->s.ref_rounds;
@@ -301,8 +292,7 @@ static void ev_rto(struct sim *x)
 	FZ_LOG(f, "rto now=%u rnd=%u timeouts=%u cong=%d -> paused %d pause_until %u left %u",
 	       x->now, rnd, timeouts, cong, paused, x->s.pause_until, left);
 	FZ_CHECK(f, !x->s.consec_cong_rounds, "count kept over an RTO");
-	FZ_CHECK(f, !x->s.samples &&
-		 !(x->s.flags & (DCC_PLB_F_SAMPLED | DCC_PLB_F_REPAIR)),
+	FZ_CHECK(f, !x->s.samples && !(x->s.flags & DCC_PLB_F_SAMPLED),
 		 "delay pool kept over an RTO");
 	FZ_CHECK(f, !!(x->s.flags & DCC_PLB_F_RTO_CONG) == cong,
 		 "verdict %d kept as %d", cong,
