@@ -25,6 +25,22 @@ KV = re.compile(r'(\w+)=(\S+)')
 PKT_US = 1514 * 8 / 100.0  # one full frame at 100 Mbit/s: 121.1 us
 
 
+def backlog_every(backlog, t0, t1, dt):
+    """The backlog (a list of (time, packets), in time order) as it
+    stood every dt us from t0 to t1."""
+    out = []
+    k = 0
+    cur = 0
+    t = t0
+    while t < t1:
+        while k < len(backlog) and backlog[k][0] <= t:
+            cur = backlog[k][1]
+            k += 1
+        out.append(cur)
+        t += dt
+    return out
+
+
 def pct(v, p):
     """Nearest-rank percentile, as selftests/lib_measure.sh's."""
     if not v:
@@ -143,16 +159,7 @@ def main():
           fmt([q0 for _, _, _, q0, _ in prows]))
 
     # Backlog over the ping window, time-weighted, sampled every 10 us.
-    samp = []
-    k = 0
-    cur = 0
-    t = p0
-    while t < p1:
-        while k < len(backlog) and backlog[k][0] <= t:
-            cur = backlog[k][1]
-            k += 1
-        samp.append(cur)
-        t += 10
+    samp = backlog_every(backlog, p0, p1, 10)
     print('FIFO backlog, packets (every 10 us of the ping window): %s' %
           fmt(samp, (1, 10, 50, 90, 99)))
     print('  as wait: p50 %.0f us p90 %.0f us p99 %.0f us (x %.1f us)' %
@@ -255,16 +262,7 @@ def cycle(backlog, allw, prows, p0, p1, dt=50):
     """The backlog's cycle: its 0.5 ms mean sampled every dt us, peaks
     and troughs at least a packet apart, the decisions between them,
     and where the highest pings fell in it."""
-    s = []
-    k = 0
-    cur = 0
-    t = p0
-    while t < p1:
-        while k < len(backlog) and backlog[k][0] <= t:
-            cur = backlog[k][1]
-            k += 1
-        s.append(cur)
-        t += dt
+    s = backlog_every(backlog, p0, p1, dt)
     w = 500 // dt
     sm = []
     for i in range(len(s)):
