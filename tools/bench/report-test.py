@@ -77,5 +77,17 @@ check("a close after the tick's own report starts the next bin",
       abs(flows[0][2][25] - 1000 * 8 / 0.25 / 1e6) < 1e-9,
       str((flows[0][0], flows[0][1])))
 
+# A flow that received nothing in bin 10 has no report at tick 10 (the
+# sink writes only flows with data); its report at tick 11 is bin 11's,
+# and bin 10 reads 0, as every later report stays in its own bin.
+rows = sink_log({1: (0, 9, n), 2: (0, 24, n)}, {})
+rows += "".join("%d 1 %d\n" % (1000000 + k * BIN_US, n)
+                for k in range(11, 25))
+flows = read(rows)
+f1 = [f for f in flows if 11 in f[2]][0]
+check("a starved bin stays at 0 and later reports keep their bins",
+      10 not in f1[2] and sorted(f1[2]) == list(range(0, 10)) +
+      list(range(11, 25)), str(sorted(f1[2])))
+
 print("bench-report: %d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)

@@ -1057,9 +1057,9 @@ class Incast(Scenario):
 
 # 4: flows joining and leaving ----------------------------------------------
 
-# A report this late after a tick (a fraction of the bin) still counts
-# for the bin that ended at the tick when the flow wrote none at it
-# (s4_logs()).
+# A closing report this late after a tick (a fraction of the bin) still
+# counts for the bin that ended at the tick when the flow had no report
+# at it (s4_logs()).
 S4_CLOSE_SLACK = 0.05
 
 
@@ -1083,13 +1083,16 @@ def s4_logs(path, binw):
         for t, p, n in rows:
             x = (t - t0) / (binw * 1e6)
             i = max(int(math.ceil(x - 1e-6)) - 1, 0)
-            # A flow's last report comes when it closes.  Closed just
-            # after a tick, before that tick's report was written, it
-            # carries the bin that ended at the tick: counted in the
-            # next bin, it left the bin empty (the flow read 0 there)
-            # and made a bin of its own.
+            # A flow's last report comes when it closes, off the ticks
+            # (the others are written at a tick, for the flows that
+            # received data in the bin it ends).  Closed just after a
+            # tick, before that tick's report was written, it carries
+            # the bin that ended at the tick: counted in the next bin,
+            # it left the bin empty (the flow read 0 there) and made a
+            # bin of its own.  A report at a tick after a bin without
+            # data stays where it is: that flow had none.
             if (p in flows and i - 1 > flows[p][1] and
-                    x - math.floor(x) < S4_CLOSE_SLACK):
+                    1e-6 < x - math.floor(x) < S4_CLOSE_SLACK):
                 i -= 1
             f = flows.setdefault(p, [i, i, {}])
             f[0], f[1] = min(f[0], i), max(f[1], i)
