@@ -24,6 +24,10 @@ LINE = re.compile(r'^\s*(.*?)-(\d+)\s+\[(\d+)\]\s+(?:\S+\s+)?([\d.]+):\s+'
 KV = re.compile(r'(\w+)=(\S+)')
 PKT_US = 1514 * 8 / 100.0  # one full frame at 100 Mbit/s: 121.1 us
 
+# The bench report's nearest-rank percentile (as selftests/lib.sh's).
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from report import percentile as pct  # noqa: E402
+
 
 def backlog_every(backlog, t0, t1, dt):
     """The backlog (a list of (time, packets), in time order) as it
@@ -39,15 +43,6 @@ def backlog_every(backlog, t0, t1, dt):
         out.append(cur)
         t += dt
     return out
-
-
-def pct(v, p):
-    """Nearest-rank percentile, as selftests/lib_measure.sh's."""
-    if not v:
-        return float('nan')
-    s = sorted(v)
-    i = int(len(s) * p / 100 + 0.999999)
-    return s[min(max(i, 1), len(s)) - 1]
 
 
 def fmt(v, p=(10, 50, 90, 99)):
