@@ -33,7 +33,7 @@ if ! tools/deps.sh --check >/dev/null; then
 	tools/deps.sh || { echo "check: dependencies missing"; echo "0 passed, 1 failed"; exit 1; }
 fi
 
-# Wall time per stage, for the CI budget (Documentation/testing.rst).
+# Wall time per stage, for the CI budget (90 minutes at most, 45 the aim).
 stage_name="" stage_t0=$SECONDS
 stage() {	# stage TITLE: end the stage before, start this one
 	if [ -n "$stage_name" ]; then
