@@ -18,6 +18,7 @@
 # make dkms-uninstall  dkms remove --all and delete that copy
 # make deps         install every Debian package the build and tests need
 # make lint         checkpatch --strict, sparse (C=1) and W=1
+# make docs-check   Documentation/*.rst parse without a docutils warning
 # make patch-check  the kernel patches in patches/ against linux-source-6.1
 #                   (checkpatch, they apply), and the modules built against
 #                   the patched headers (tools/patch_check.sh)
@@ -48,7 +49,7 @@ CHECKPATCH ?= $(firstword $(wildcard /usr/src/linux-source-6.1/scripts/checkpatc
 
 .PHONY: all modules clean install uninstall dkms-src dkms-install dkms-uninstall deps check check-612 check-long unit selftests demo \
 	bench bench-612 bench-jitter lint checkpatch sparse kdir-check fuzz fuzz-long sim sim-check sim-figures \
-	patch-check
+	patch-check docs-check
 
 all: modules
 
@@ -191,6 +192,11 @@ sparse: kdir-check
 	$(MAKE) -C $(KDIR) M=$(SRCDIR)/selftests/kmod C=2 W=1 modules
 
 lint: checkpatch sparse
+
+# Every reStructuredText file parses without a docutils warning (what the
+# kernel's Sphinx build would flag): tables, titles, definition lists.
+docs-check:
+	python3 tools/docs_check.py $(wildcard Documentation/*.rst)
 
 patch-check:
 	KDIR=$(KDIR) $(SRCDIR)/tools/patch_check.sh

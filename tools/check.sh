@@ -68,6 +68,8 @@ step sparse warning_free make sparse
 step patch-check make -s patch-check
 # The bench report's reading of scenario 4's sink log, on synthetic logs.
 step bench-report tools/bench/report-test.py
+# Documentation/*.rst parse without a docutils warning.
+step docs-check make -s docs-check
 
 if [ "${SKIP_SIM:-0}" != 1 ]; then
 	stage "ns-3 models of the cores (small scenario)"

@@ -34,6 +34,8 @@ PKGS=(
 	# benchmark report and per-ACK cost (make bench); the report's plots
 	# need python3-matplotlib (below, with make sim's)
 	python3 valgrind
+	# make docs-check: Documentation/*.rst parse cleanly
+	python3-docutils
 	# ns-3 models of the cores (make sim): ns-3 3.37 and what its link
 	# line needs; matplotlib for the plots (make sim's, make bench's)
 	libns3-dev libgsl-dev python3-matplotlib
