@@ -78,6 +78,7 @@ enum plb_mib_field {
 	PLB_MIB_RTO_PAUSE,	/* retransmit timeouts that paused PLB */
 	PLB_MIB_REPATH_BACK,	/* repaths back to the best label known */
 	PLB_MIB_RTO_CONG,	/* retransmit timeouts judged congestion */
+	PLB_MIB_REPATH_HELD,	/* due, held on the best label */
 	PLB_MIB_MAX
 };
 
@@ -92,6 +93,7 @@ static const char * const plb_mib_names[PLB_MIB_MAX] = {
 	[PLB_MIB_RTO_PAUSE]		= "PlbRtoPause",
 	[PLB_MIB_REPATH_BACK]		= "PlbRepathBack",
 	[PLB_MIB_RTO_CONG]		= "PlbRtoCongested",
+	[PLB_MIB_REPATH_HELD]		= "PlbRepathHeld",
 };
 
 DCC_STAT_DEFINE(plb_stat, "tcp_plb_stat", plb_mib_names);
@@ -144,9 +146,17 @@ void dcc_plb_check_rehash(struct sock *sk, struct dcc_plb_state *st)
 	if (!plb_enabled(sk))
 		return;
 	plb_conf(sk, &c);
-	v = dcc_plb_check(st, &c, tcp_sk(sk)->packets_out, tcp_jiffies32, HZ);
+	depth = dcc_plb_depth(tcp_sk(sk)->srtt_us >> 3,
+			      tcp_min_rtt(tcp_sk(sk)));
+	v = dcc_plb_check_path(st, &c, tcp_sk(sk)->packets_out, tcp_jiffies32,
+			       HZ, sk->sk_txhash, depth);
 	switch (v) {
 	case DCC_PLB_NONE:
+		return;
+	case DCC_PLB_HELD:
+		plb_count(sk, PLB_MIB_REPATH_HELD);
+		trace_plb_repath(sk, PLB_E_HELD, sk->sk_txhash, sk->sk_txhash,
+				 0);
 		return;
 	case DCC_PLB_PAUSED:
 		plb_count(sk, PLB_MIB_REPATH_PAUSED);
@@ -179,8 +189,6 @@ void dcc_plb_check_rehash(struct sock *sk, struct dcc_plb_state *st)
 	 * this one's congestion is four times as deep or more; the rehash
 	 * above made sure the socket allows a new hash.
 	 */
-	depth = dcc_plb_depth(tcp_sk(sk)->srtt_us >> 3,
-			      tcp_min_rtt(tcp_sk(sk)));
 	back = dcc_plb_choose(st, old, depth);
 	if (back) {
 		WRITE_ONCE(sk->sk_txhash, back);

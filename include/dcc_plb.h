@@ -53,6 +53,20 @@
  * the connection leaves it, so the memory follows the fabric; a
  * retransmit timeout forgets it.
  *
+ * Holding the best label: a connection that went back to its best label
+ * (DCC_PLB_F_BACK) has seen a path four times as deep as this one.  When
+ * congestion falls due there again and the label is no deeper than when
+ * it was judged best, a new draw can only land on a path it has no
+ * reason to think better, and may land on the deep one again: it stays
+ * (DCC_PLB_HELD, dcc_plb_check_path()), and the congestion count starts
+ * over.  A delay-based congestion control holds its queue at its target
+ * on any path it fills, so by PLB's measure a path a connection shares
+ * with others is "congested" even when it is the best one there is (the
+ * two-path bed: eight swift flows on the quiet path B, a cubic hog on A;
+ * without the hold every flow visited A 33-39 times in 8 s and spent
+ * 4.7-5.7 s of them there).  A label that got deeper is left as before:
+ * it becomes the best at its new depth and a new label is drawn.
+ *
  * Times are u32 jiffies that wrap; pause_until == 0 means "not paused".
  */
 #ifndef _DCC_PLB_H
@@ -113,6 +127,10 @@ struct dcc_plb_state {
 					 * and no packet sent since has
 					 * been delivered
 					 */
+#define DCC_PLB_F_BACK		0x80	/* on the best label, gone back to
+					 * it from one at least four times
+					 * as deep (dcc_plb_choose())
+					 */
 #define DCC_PLB_F_BEST_SHIFT	1	/* the best label's depth, log2 */
 #define DCC_PLB_F_BEST_MASK	0x0e
 #define DCC_PLB_MAX_WEIGHT	255	/* round_weight, ref_rounds */
@@ -137,10 +155,11 @@ struct dcc_plb_state {
  * calls upon_rto at every retransmit timeout (dcc_plb_link_state()), not
  * at CA_EVENT_LOSS only, and judges a run's later timeouts failures,
  * version 8 keeps DCC_PLB_F_LEFT_CONG while a packet sent on the path
- * left is unacknowledged.
+ * left is unacknowledged, version 9 added DCC_PLB_F_BACK (the hold on the
+ * best label).
  */
 #define DCC_PLB_ABI_MAGIC	0x31424c50u	/* "PLB1" in memory */
-#define DCC_PLB_ABI_VERSION	8u
+#define DCC_PLB_ABI_VERSION	9u
 
 /* Decision of dcc_plb_check(). */
 enum dcc_plb_verdict {
@@ -150,6 +169,10 @@ enum dcc_plb_verdict {
 	DCC_PLB_REPATH_FORCED,	/* repath now: sustained congestion */
 	DCC_PLB_REPATH_LONG,	/* repath now: congested rounds that lasted
 				 * rehash_rounds reference rounds
+				 */
+	DCC_PLB_HELD,		/* due, but the connection is on the best
+				 * label it went back to, no deeper than
+				 * then: it stays (dcc_plb_check_path())
 				 */
 };
 
@@ -334,14 +357,19 @@ static inline bool dcc_plb_update(struct dcc_plb_state *s,
  * The pause ends at pause_until; jiffies wrap, so a pause_until more than
  * 2S (its longest possible length) ahead of now is a stale one from
  * before a wrap and is cleared as well.
+ *
+ * cur is the connection's label (its transmit hash; 0: unknown) and depth
+ * its congestion's depth now (dcc_plb_depth()): on the best label it went
+ * back to, no deeper than when that label was judged best, a due repath
+ * is DCC_PLB_HELD instead (the hold, above): the count restarts, the
+ * delay pool stays.
  */
-static inline enum dcc_plb_verdict dcc_plb_check(struct dcc_plb_state *s,
-						 const struct dcc_plb_conf *c,
-						 u32 packets_out, u32 now,
-						 u32 hz)
+static inline enum dcc_plb_verdict
+dcc_plb_check_path(struct dcc_plb_state *s, const struct dcc_plb_conf *c,
+		   u32 packets_out, u32 now, u32 hz, u32 cur, u32 depth)
 {
 	bool forced, idle, along;
-	u32 max_pause;
+	u32 max_pause, best;
 
 	forced = s->consec_cong_rounds >= c->rehash_rounds;
 	idle = c->idle_rehash_rounds &&
@@ -362,11 +390,24 @@ static inline enum dcc_plb_verdict dcc_plb_check(struct dcc_plb_state *s,
 
 	s->consec_cong_rounds = 0;
 	s->ref_rounds = 0;
+	best = (s->flags & DCC_PLB_F_BEST_MASK) >> DCC_PLB_F_BEST_SHIFT;
+	if ((s->flags & DCC_PLB_F_BACK) && cur && cur == s->best_txhash &&
+	    dcc_min_u32(depth, 7) <= best)
+		return DCC_PLB_HELD;	/* the pool stays: the same path */
 	dcc_plb_pool_clear(s);
 	s->flags |= DCC_PLB_F_LEFT_CONG;
 	if (forced)
 		return DCC_PLB_REPATH_FORCED;
 	return idle ? DCC_PLB_REPATH_IDLE : DCC_PLB_REPATH_LONG;
+}
+
+/* dcc_plb_check_path() without a label: never held. */
+static inline enum dcc_plb_verdict dcc_plb_check(struct dcc_plb_state *s,
+						 const struct dcc_plb_conf *c,
+						 u32 packets_out, u32 now,
+						 u32 hz)
+{
+	return dcc_plb_check_path(s, c, packets_out, now, hz, 0, 0);
 }
 
 /*
@@ -390,17 +431,20 @@ static inline u32 dcc_plb_depth(u32 srtt_us, u32 min_rtt_us)
 /*
  * A repath from the label cur (the connection's transmit hash) of depth
  * (dcc_plb_depth()) is being made: returns the label
- * to go back to, or 0 to draw a new one (path memory, above).
+ * to go back to, or 0 to draw a new one (path memory, above).  Going
+ * back sets DCC_PLB_F_BACK (the hold, above); a new draw clears it.
  */
 static inline u32 dcc_plb_choose(struct dcc_plb_state *s, u32 cur, u32 depth)
 {
 	u32 best = (s->flags & DCC_PLB_F_BEST_MASK) >> DCC_PLB_F_BEST_SHIFT;
 
 	depth = dcc_min_u32(depth, 7);
-	if (s->best_txhash && s->best_txhash != cur && depth >= best + 2)
+	if (s->best_txhash && s->best_txhash != cur && depth >= best + 2) {
+		s->flags |= DCC_PLB_F_BACK;
 		return s->best_txhash;
+	}
 	s->best_txhash = cur;
-	s->flags = (u8)((s->flags & ~DCC_PLB_F_BEST_MASK) |
+	s->flags = (u8)((s->flags & ~(DCC_PLB_F_BEST_MASK | DCC_PLB_F_BACK)) |
 			depth << DCC_PLB_F_BEST_SHIFT);
 	return 0;
 }
@@ -480,7 +524,7 @@ static inline bool dcc_plb_on_rto(struct dcc_plb_state *s,
 	if (s->flags & DCC_PLB_F_RTO_CONG)
 		return false;
 	s->best_txhash = 0;
-	s->flags &= ~DCC_PLB_F_BEST_MASK;
+	s->flags &= ~(DCC_PLB_F_BEST_MASK | DCC_PLB_F_BACK);
 	if (!pause) {
 		s->pause_until = 0;
 		return false;

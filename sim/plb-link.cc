@@ -9,7 +9,7 @@ namespace ns3
 
 bool DccPlbRun::s_enabled = false;
 uint64_t DccPlbRun::s_rounds = 0, DccPlbRun::s_congRounds = 0, DccPlbRun::s_repaths = 0,
-         DccPlbRun::s_paused = 0;
+         DccPlbRun::s_paused = 0, DccPlbRun::s_held = 0;
 std::mt19937 DccPlbRun::s_rng;
 
 /* HZ of the jiffies the core counts in: the simulator's are milliseconds. */
@@ -82,23 +82,26 @@ DccPlbLink::CheckRehash(Ptr<TcpSocketState> tcb, uint32_t srttUs)
         return;
     Conf(&c);
     uint32_t out = (tcb->m_bytesInFlight.Get() + tcb->m_segmentSize - 1) / tcb->m_segmentSize;
-    switch (dcc_plb_check(&m_st, &c, out, Jiffies(), DCC_SIM_HZ))
+    uint32_t& l = g_labels[PeekPointer(tcb)];
+    uint32_t depth = dcc_plb_depth(srttUs,
+                                   tcb->m_minRtt == Time::Max()
+                                       ? ~0u
+                                       : (u32)tcb->m_minRtt.GetMicroSeconds());
+    switch (dcc_plb_check_path(&m_st, &c, out, Jiffies(), DCC_SIM_HZ, l, depth))
     {
     case DCC_PLB_NONE:
         return;
     case DCC_PLB_PAUSED:
         DccPlbRun::s_paused++;
         return;
+    case DCC_PLB_HELD:
+        DccPlbRun::s_held++;
+        return;
     default:
         break;
     }
     /* sk_rethink_txhash(): a new random hash, unless the path memory
      * sends the connection back to its best label. */
-    uint32_t& l = g_labels[PeekPointer(tcb)];
-    uint32_t depth = dcc_plb_depth(srttUs,
-                                   tcb->m_minRtt == Time::Max()
-                                       ? ~0u
-                                       : (u32)tcb->m_minRtt.GetMicroSeconds());
     uint32_t back = dcc_plb_choose(&m_st, l, depth);
     uint32_t n = back;
     while (!n || n == l)

@@ -30,12 +30,12 @@ namespace ns3
 struct DccPlbRun
 {
     static bool s_enabled;
-    static uint64_t s_rounds, s_congRounds, s_repaths, s_paused;
+    static uint64_t s_rounds, s_congRounds, s_repaths, s_paused, s_held;
     static std::mt19937 s_rng; /* get_random_u32(), seeded by the driver */
     static void Reset(bool enabled, uint32_t seed)
     {
         s_enabled = enabled;
-        s_rounds = s_congRounds = s_repaths = s_paused = 0;
+        s_rounds = s_congRounds = s_repaths = s_paused = s_held = 0;
         s_rng.seed(seed);
     }
 };

@@ -859,7 +859,7 @@ static void test_random_vs_reference(void **state)
 static void test_abi_layout_pinned(void **state)
 {
 	(void)state;
-	assert_int_equal(DCC_PLB_ABI_VERSION, 8);
+	assert_int_equal(DCC_PLB_ABI_VERSION, 9);
 	assert_int_equal(sizeof(struct dcc_plb_state), 24);
 	assert_int_equal(offsetof(struct dcc_plb_state, pause_until), 0);
 	assert_int_equal(offsetof(struct dcc_plb_state, round_delivered), 4);
@@ -878,6 +878,7 @@ static void test_abi_layout_pinned(void **state)
 	assert_int_equal(DCC_PLB_F_SAMPLED, 0x10);
 	assert_int_equal(DCC_PLB_F_RTO_CONG, 0x20);
 	assert_int_equal(DCC_PLB_F_LEFT_CONG, 0x40);
+	assert_int_equal(DCC_PLB_F_BACK, 0x80);
 	assert_int_equal(DCC_PLB_SAMPLE_ONE, 16);
 }
 
@@ -996,6 +997,131 @@ static void test_path_memory_lottery(void **state)
 	assert_true(on_a < 2000 * 2 / 5);
 }
 
+/*
+ * The hold: back on its best label, a connection stays while the label
+ * is no deeper than when it was judged best; deeper, it draws again.
+ */
+static void test_path_memory_hold(void **state)
+{
+	struct dcc_plb_state s = fresh();
+	int i;
+
+	(void)state;
+	assert_int_equal(dcc_plb_choose(&s, 0x10, 1), 0);	/* draw */
+	assert_int_equal(s.flags & DCC_PLB_F_BACK, 0);
+	assert_int_equal(dcc_plb_choose(&s, 0x20, 7), 0x10);	/* back */
+	assert_int_equal(s.flags & DCC_PLB_F_BACK, DCC_PLB_F_BACK);
+
+	/* due on the best label at its depth or less: held */
+	for (i = 0; i < 12; i++) {
+		dcc_plb_sample(&s, true);
+		dcc_plb_update(&s, &defaults, 256);
+	}
+	s.flags &= ~DCC_PLB_F_LEFT_CONG;
+	assert_int_equal(dcc_plb_check_path(&s, &defaults, 3, 1000, HZ_T,
+					    0x10, 1), DCC_PLB_HELD);
+	assert_int_equal(s.consec_cong_rounds, 0);	/* starts over */
+	assert_int_equal(s.ref_rounds, 0);
+	assert_int_not_equal(s.samples, 0);		/* the same path */
+	assert_int_equal(s.flags & DCC_PLB_F_LEFT_CONG, 0);
+	assert_int_equal(s.best_txhash, 0x10);
+	for (i = 0; i < 12; i++)
+		dcc_plb_update(&s, &defaults, 256);
+	assert_int_equal(dcc_plb_check_path(&s, &defaults, 0, 1000, HZ_T,
+					    0x10, 0), DCC_PLB_HELD);
+
+	/* not before it is due */
+	assert_int_equal(dcc_plb_check_path(&s, &defaults, 3, 1000, HZ_T,
+					    0x10, 1), DCC_PLB_NONE);
+
+	/* a pause comes first */
+	for (i = 0; i < 12; i++)
+		dcc_plb_update(&s, &defaults, 256);
+	s.pause_until = 2000;
+	assert_int_equal(dcc_plb_check_path(&s, &defaults, 3, 1000, HZ_T,
+					    0x10, 1), DCC_PLB_PAUSED);
+	s.pause_until = 0;
+
+	/* without its label (dcc_plb_check()), or on another label (TCP's
+	 * own rehash at a timeout), a due repath is made
+	 */
+	assert_int_equal(dcc_plb_check(&s, &defaults, 3, 1000, HZ_T),
+			 DCC_PLB_REPATH_FORCED);
+	for (i = 0; i < 12; i++)
+		dcc_plb_update(&s, &defaults, 256);
+	assert_int_equal(dcc_plb_check_path(&s, &defaults, 3, 1000, HZ_T,
+					    0x30, 1), DCC_PLB_REPATH_FORCED);
+
+	/* deeper than when judged best: left, measured again, a new draw */
+	for (i = 0; i < 12; i++)
+		dcc_plb_update(&s, &defaults, 256);
+	assert_int_equal(dcc_plb_check_path(&s, &defaults, 3, 1000, HZ_T,
+					    0x10, 2), DCC_PLB_REPATH_FORCED);
+	assert_int_equal(dcc_plb_choose(&s, 0x10, 2), 0);
+	assert_int_equal(s.flags & DCC_PLB_F_BACK, 0);
+	assert_int_equal(best_depth(&s), 2);
+
+	/* a label drawn, not gone back to, is never held */
+	for (i = 0; i < 12; i++)
+		dcc_plb_update(&s, &defaults, 256);
+	assert_int_equal(dcc_plb_check_path(&s, &defaults, 3, 1000, HZ_T,
+					    0x10, 0), DCC_PLB_REPATH_FORCED);
+
+	/* a timeout that pauses forgets the memory and the hold */
+	assert_int_equal(dcc_plb_choose(&s, 0x40, 6), 0x10);
+	assert_int_equal(s.flags & DCC_PLB_F_BACK, DCC_PLB_F_BACK);
+	s.flags &= ~DCC_PLB_F_LEFT_CONG;
+	assert_true(dcc_plb_on_rto(&s, &defaults, 1000, HZ_T, 0, 0));
+	assert_int_equal(s.flags & DCC_PLB_F_BACK, 0);
+	assert_int_equal(s.best_txhash, 0);
+}
+
+/*
+ * The two-path bed's bulk phase as the core sees it: path B holds the
+ * queue at the target (a congested fraction over one half, depth 1),
+ * path A is a cubic hog's queue (depth 7).  Without the hold a
+ * connection leaves B at every due repath and half its draws land on A
+ * (the lottery test above: a third of its stays on A); with it, once it
+ * has gone back to B it stays.  2000 due repaths, labels from a fixed
+ * LCG, the label's low bit picks the path.
+ */
+static void test_path_memory_hold_two_paths(void **state)
+{
+	struct dcc_plb_state s = fresh();
+	u32 x = 12345, label = 0x3, on_a = 0, held = 0, i, r;
+	enum dcc_plb_verdict v;
+
+	(void)state;				/* starts on A */
+	for (i = 0; i < 2000; i++) {
+		bool a = label & 1;
+		u32 depth = dcc_plb_depth(a ? 43000 : 600, 290);
+		u32 next;
+
+		on_a += a;
+		for (r = 0; r < 12; r++) {
+			dcc_plb_sample_len(&s, a ? 43000 : 600, 500);
+			assert_true(dcc_plb_update(&s, &defaults, 256));
+		}
+		v = dcc_plb_check_path(&s, &defaults, 2, 1000, HZ_T, label,
+				       depth);
+		if (v == DCC_PLB_HELD) {
+			held++;
+			continue;
+		}
+		assert_int_equal(v, DCC_PLB_REPATH_FORCED);
+		next = dcc_plb_choose(&s, label, depth);
+		while (!next || next == label) {
+			x = x * 1103515245u + 12345u;
+			next = x >> 8;
+		}
+		label = next;
+	}
+	print_message("# %u of 2000 on the hot path, %u held\n", on_a, held);
+	assert_true(on_a <= 3);
+	assert_true(held >= 1990);
+	assert_false(label & 1);		/* ends on B */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1027,6 +1153,8 @@ int main(void)
 		cmocka_unit_test(test_path_memory),
 		cmocka_unit_test(test_path_memory_forgotten_on_rto),
 		cmocka_unit_test(test_path_memory_lottery),
+		cmocka_unit_test(test_path_memory_hold),
+		cmocka_unit_test(test_path_memory_hold_two_paths),
 	};
 
 	return cmocka_run_group_tests_name("dcc_plb", tests, NULL, NULL);

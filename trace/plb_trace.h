@@ -6,8 +6,9 @@
  * transmit hash, hence its IPv6 flow label or tunnel source port,
  * changes: "idle", "forced" or "long"), when a due repath is held back by the
  * pause after a retransmit timeout ("paused") or skipped ("skipped":
- * rehashing disabled on the socket with SO_TXREHASH), and at a retransmit
- * timeout: "rto_pause" when it starts a pause (with its length), or
+ * rehashing disabled on the socket with SO_TXREHASH) or held on the best
+ * label the connection went back to ("held": include/dcc_plb.h), and at a
+ * retransmit timeout: "rto_pause" when it starts a pause (with its length), or
  * "rto_cong" when it came on a congested path and pauses nothing
  * (pause_ms: what is left of a pause already running).
  * Disabled, it costs one static branch.
@@ -33,6 +34,7 @@ enum plb_event {
 	PLB_E_RTO_PAUSE,	/* retransmit timeout: pause starts */
 	PLB_E_LONG,		/* repathed: long congested rounds */
 	PLB_E_RTO_CONG,		/* retransmit timeout judged congestion */
+	PLB_E_HELD,		/* due, held on the best label */
 };
 #endif
 
@@ -43,6 +45,7 @@ TRACE_DEFINE_ENUM(PLB_E_SKIPPED);
 TRACE_DEFINE_ENUM(PLB_E_RTO_PAUSE);
 TRACE_DEFINE_ENUM(PLB_E_LONG);
 TRACE_DEFINE_ENUM(PLB_E_RTO_CONG);
+TRACE_DEFINE_ENUM(PLB_E_HELD);
 
 #define plb_show_event(e)					\
 	__print_symbolic(e,					\
@@ -52,7 +55,8 @@ TRACE_DEFINE_ENUM(PLB_E_RTO_CONG);
 			 { PLB_E_SKIPPED,	"skipped" },	\
 			 { PLB_E_RTO_PAUSE,	"rto_pause" },	\
 			 { PLB_E_LONG,		"long" },		\
-			 { PLB_E_RTO_CONG,	"rto_cong" })
+			 { PLB_E_RTO_CONG,	"rto_cong" },	\
+			 { PLB_E_HELD,		"held" })
 
 TRACE_EVENT(plb_repath,
 

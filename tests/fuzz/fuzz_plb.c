@@ -90,6 +90,9 @@ static void repath(struct sim *x, u32 depth)
 		 depth);
 	FZ_CHECK(f, back || (x->s.best_txhash == x->label && nd == depth),
 		 "the label left is not the best");
+	FZ_CHECK(f, !!back == !!(x->s.flags & DCC_PLB_F_BACK),
+		 "back %#x but the flag %d", back,
+		 !!(x->s.flags & DCC_PLB_F_BACK));
 	if (back) {
 		x->label = back;
 		return;
@@ -112,9 +115,14 @@ static void check_rehash(struct sim *x)
 	bool along = due_m && x->packets_out &&
 		     x->s.ref_rounds >= x->c.rehash_rounds;
 	u32 depth = dcc_plb_depth(fz_u32_edge(f), fz_u32_edge(f));
+	u32 bd = (x->s.flags & DCC_PLB_F_BEST_MASK) >> DCC_PLB_F_BEST_SHIFT;
+	bool back = x->s.flags & DCC_PLB_F_BACK;
+	u32 best = x->s.best_txhash, samples = x->s.samples;
+	u8 flags = x->s.flags;
 	enum dcc_plb_verdict v;
 
-	v = dcc_plb_check(&x->s, &x->c, x->packets_out, x->now, x->hz);
+	v = dcc_plb_check_path(&x->s, &x->c, x->packets_out, x->now, x->hz,
+			       x->label, depth);
 	FZ_LOG(f, "check consec=%u out=%u now=%u -> %d pause_until=%u", old,
 	       x->packets_out, x->now, v, x->s.pause_until);
 	switch (v) {
@@ -152,10 +160,24 @@ static void check_rehash(struct sim *x)
 		FZ_CHECK(f, x->s.consec_cong_rounds == 0 && !x->s.ref_rounds,
 			 "count kept");
 		break;
+	case DCC_PLB_HELD:
+		FZ_CHECK(f, forced || idle || along, "held without a cause");
+		FZ_CHECK(f, back && x->label == best && depth <= bd,
+			 "held on %#x (best %#x/%u, back %d) at depth %u",
+			 x->label, best, bd, back, depth);
+		FZ_CHECK(f, !x->s.pause_until, "held while paused");
+		FZ_CHECK(f, x->s.consec_cong_rounds == 0 && !x->s.ref_rounds,
+			 "count kept");
+		FZ_CHECK(f, x->s.samples == samples && x->s.flags == flags,
+			 "a hold changed the pool or the flags");
+		break;
 	default:
 		FZ_CHECK(f, 0, "verdict %d", v);
 	}
-	if (v != DCC_PLB_NONE && v != DCC_PLB_PAUSED) {
+	if (v != DCC_PLB_NONE && v != DCC_PLB_PAUSED && v != DCC_PLB_HELD) {
+		FZ_CHECK(f, !back || x->label != best || depth > bd,
+			 "left the best label it went back to at depth %u <= %u",
+			 depth, bd);
 		FZ_CHECK(f, !x->s.samples && !x->s.cong_samples &&
 			 !(x->s.flags & DCC_PLB_F_SAMPLED),
 			 "delay pool kept across a repath");
@@ -306,7 +328,8 @@ static void ev_rto(struct sim *x)
 			 "path memory lost over a congestion timeout");
 		return;
 	}
-	FZ_CHECK(f, !x->s.best_txhash && !(x->s.flags & DCC_PLB_F_BEST_MASK),
+	FZ_CHECK(f, !x->s.best_txhash &&
+		 !(x->s.flags & (DCC_PLB_F_BEST_MASK | DCC_PLB_F_BACK)),
 		 "path memory kept over a failure timeout");
 	FZ_CHECK(f, paused == !!pause, "paused %d, S = %u", paused, pause);
 	if (!pause)
