@@ -413,7 +413,9 @@ static inline enum dcc_plb_verdict dcc_plb_check(struct dcc_plb_state *s,
 /*
  * How deep the label being left is congested: the smoothed RTT over the
  * connection's minimum RTT, as floor(log2), 0 to 7 (0 when either is
- * unknown).  Absolute on purpose: the congestion controls' targets, which
+ * unknown; tcp_plb.c passes the lesser of the smoothed RTT and the latest
+ * sample, so that a label just left does not linger in it: plb_depth()).
+ * Absolute on purpose: the congestion controls' targets, which
  * the rounds' weights count in, move with the window (swift's flow
  * scaling raises its target as the window falls), so weights taken on
  * two paths do not compare.

@@ -67,6 +67,16 @@ plb_trace_end() {
 	RTO_CONG=$(grep -c 'event=rto_cong' "$tmp/$1.trace")
 	log "$1: retransmit timeouts judged a failure (PLB paused) $RTO_PAUSE, on congestion (no pause) $RTO_CONG"
 	grep 'event=rto_' "$tmp/$1.trace" | sed 's/^.*sport=/#   sport=/'
+	# Per connection: repaths, and due repaths held on the best label
+	# it went back to (path memory, Documentation/plb.rst).
+	log "$1: per connection (port: repaths, held): $(awk '
+		{ for (i = 1; i <= NF; i++) {
+			if ($i ~ /^sport=/) p = substr($i, 7)
+			if ($i ~ /^event=/) e = substr($i, 7) } }
+		e ~ /^(idle|forced|long)$/ { r[p]++; seen[p] = 1 }
+		e == "held" { h[p]++; seen[p] = 1 }
+		END { for (p in seen) printf " %s:%d,%d", p, r[p], h[p] }' \
+		"$tmp/$1.trace")"
 }
 
 # rpc_phase CC TAG: N_RPC RPC clients over IPv6 with a capture; sets

@@ -83,6 +83,10 @@ DccPlbLink::CheckRehash(Ptr<TcpSocketState> tcb, uint32_t srttUs)
     Conf(&c);
     uint32_t out = (tcb->m_bytesInFlight.Get() + tcb->m_segmentSize - 1) / tcb->m_segmentSize;
     uint32_t& l = g_labels[PeekPointer(tcb)];
+    /* plb_depth(): the lesser of the smoothed RTT and the latest sample */
+    uint32_t last = (uint32_t)tcb->m_lastRtt.Get().GetMicroSeconds();
+    if (last && last < srttUs)
+        srttUs = last;
     uint32_t depth = dcc_plb_depth(srttUs,
                                    tcb->m_minRtt == Time::Max()
                                        ? ~0u

@@ -1305,6 +1305,7 @@ def plb_run_extra(pre):
                            if k in c0 and k in c1 and c0[k] >= 0)
         for k, name in (("TcpExtTcpTimeoutRehash", "rto_rehash"),
                         ("PlbRepathBack", "back"),
+                        ("PlbRepathHeld", "held"),
                         ("PlbRtoPause", "rto_pause"),
                         ("PlbRtoCongested", "rto_cong")):
             if k in c0 and k in c1 and c0[k] >= 0:
@@ -1379,6 +1380,7 @@ class Plb(Scenario):
                 Col("jain", "Jain (connections' goodput)", 3, "high"),
                 Col("repaths", "PLB repaths", 0),
                 Col("back", "of which back to the best label", 0),
+                Col("held", "due, held on the best label", 0),
                 Col("rto_rehash", "TCP timeout rehashes", 0),
                 Col("rto_pause", "timeouts that paused PLB (failure)", 0),
                 Col("rto_cong", "timeouts on congestion (no pause)", 0)]

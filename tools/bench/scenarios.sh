@@ -313,7 +313,7 @@ s6_counts() {
 	local c
 	for c in PlbRounds PlbCongestedRounds PlbRepathIdle PlbRepathForced \
 		 PlbRepathLong PlbRepathPaused PlbRtoPause PlbRtoCongested \
-		 PlbRepathBack; do
+		 PlbRepathBack PlbRepathHeld; do
 		echo "$c $(mod_stat "$NS_CLI" tcp_plb_stat "$c")"
 	done
 	for c in TcpExtTcpTimeoutRehash TcpExtTCPTimeouts TcpExtTCPLossProbes; do
