@@ -138,23 +138,16 @@ void dcc_plb_update_state(const struct sock *sk, struct dcc_plb_state *st,
 EXPORT_SYMBOL_GPL(dcc_plb_update_state);
 
 /*
- * The depth of the label the connection is on (dcc_plb_depth()), from the
- * lesser of the smoothed RTT and the latest sample (RACK's: the most
- * recently delivered packet's, not a retransmission's).  The smoothed RTT
- * alone still holds the label left for tens of ACKs, and a slow
- * connection on the label it came back to (a packet or less per round)
- * reaches its next due repath with fewer: the two-path bed's slowest
- * bulk flows read their quiet label four times as deep as it was and
- * left it again, 25-35 times in 8 s.
+ * The depth of the label the connection is on (dcc_plb_label_depth()),
+ * with RACK's RTT of the most recently delivered packet (not a
+ * retransmission's) as the latest sample.
  */
 static u32 plb_depth(const struct sock *sk)
 {
 	const struct tcp_sock *tp = tcp_sk(sk);
-	u32 rtt = tp->srtt_us >> 3;
 
-	if (tp->rack.rtt_us && tp->rack.rtt_us < rtt)
-		rtt = tp->rack.rtt_us;
-	return dcc_plb_depth(rtt, tcp_min_rtt(tp));
+	return dcc_plb_label_depth(tp->srtt_us >> 3, tp->rack.rtt_us,
+				   tcp_min_rtt(tp));
 }
 
 void dcc_plb_check_rehash(struct sock *sk, struct dcc_plb_state *st)

@@ -413,9 +413,8 @@ static inline enum dcc_plb_verdict dcc_plb_check(struct dcc_plb_state *s,
 /*
  * How deep the label being left is congested: the smoothed RTT over the
  * connection's minimum RTT, as floor(log2), 0 to 7 (0 when either is
- * unknown; tcp_plb.c passes the lesser of the smoothed RTT and the latest
- * sample, so that a label just left does not linger in it: plb_depth()).
- * Absolute on purpose: the congestion controls' targets, which
+ * unknown; dcc_plb_label_depth() below takes the lesser of the smoothed
+ * RTT and the latest sample).  Absolute on purpose: the congestion controls' targets, which
  * the rounds' weights count in, move with the window (swift's flow
  * scaling raises its target as the window falls), so weights taken on
  * two paths do not compare.
@@ -428,6 +427,25 @@ static inline u32 dcc_plb_depth(u32 srtt_us, u32 min_rtt_us)
 		return 0;
 	r = srtt_us / min_rtt_us;
 	return r > 1 ? dcc_min_u32(31 - __builtin_clz(r), 7) : 0;
+}
+
+/*
+ * The depth of the label a connection is on now: dcc_plb_depth() of the
+ * lesser of the smoothed RTT and the latest sample (last_us, 0: none).
+ * The smoothed RTT alone still holds the label left for tens of ACKs, and
+ * a slow connection on the label it came back to (a packet or less per
+ * round) reaches its next due repath with fewer: on the two-path bed the
+ * slowest bulk flows read their quiet label, back from the congested
+ * one, as four times as deep as it was, and left it again (25-35 times
+ * in 8 s; Documentation/plb.rst, "The hold").  A label that is deep has
+ * a deep latest sample too.
+ */
+static inline u32 dcc_plb_label_depth(u32 srtt_us, u32 last_us,
+				      u32 min_rtt_us)
+{
+	if (last_us && last_us < srtt_us)
+		srtt_us = last_us;
+	return dcc_plb_depth(srtt_us, min_rtt_us);
 }
 
 /*

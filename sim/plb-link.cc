@@ -83,14 +83,12 @@ DccPlbLink::CheckRehash(Ptr<TcpSocketState> tcb, uint32_t srttUs)
     Conf(&c);
     uint32_t out = (tcb->m_bytesInFlight.Get() + tcb->m_segmentSize - 1) / tcb->m_segmentSize;
     uint32_t& l = g_labels[PeekPointer(tcb)];
-    /* plb_depth(): the lesser of the smoothed RTT and the latest sample */
-    uint32_t last = (uint32_t)tcb->m_lastRtt.Get().GetMicroSeconds();
-    if (last && last < srttUs)
-        srttUs = last;
-    uint32_t depth = dcc_plb_depth(srttUs,
-                                   tcb->m_minRtt == Time::Max()
-                                       ? ~0u
-                                       : (u32)tcb->m_minRtt.GetMicroSeconds());
+    /* plb_depth(): the latest sample is the raw per-ACK one */
+    uint32_t depth = dcc_plb_label_depth(srttUs,
+                                         (uint32_t)tcb->m_lastRtt.Get().GetMicroSeconds(),
+                                         tcb->m_minRtt == Time::Max()
+                                             ? ~0u
+                                             : (u32)tcb->m_minRtt.GetMicroSeconds());
     switch (dcc_plb_check_path(&m_st, &c, out, Jiffies(), DCC_SIM_HZ, l, depth))
     {
     case DCC_PLB_NONE:

@@ -901,6 +901,22 @@ static void test_depth(void **state)
 	assert_int_equal(dcc_plb_depth(100, 290), 0);	/* below the min */
 }
 
+/* The label's depth now: the latest sample when it is the lesser. */
+static void test_label_depth(void **state)
+{
+	(void)state;
+	/* back on the quiet label, srtt still holds the deep one's */
+	assert_int_equal(dcc_plb_label_depth(7000, 600, 290), 1);
+	assert_int_equal(dcc_plb_depth(7000, 290), 4);
+	/* a deep label: both are deep */
+	assert_int_equal(dcc_plb_label_depth(43000, 40000, 290), 7);
+	/* a sample above the smoothed RTT does not deepen it */
+	assert_int_equal(dcc_plb_label_depth(600, 43000, 290), 1);
+	/* no latest sample: the smoothed RTT */
+	assert_int_equal(dcc_plb_label_depth(1200, 0, 290), 2);
+	assert_int_equal(dcc_plb_label_depth(1200, 600, ~0u), 0);
+}
+
 /*
  * Path memory: a label whose congestion is four times as deep as the best
  * one's or more sends the connection back to the best label; a shallower
@@ -1150,6 +1166,7 @@ int main(void)
 		cmocka_unit_test(test_random_vs_reference),
 		cmocka_unit_test(test_abi_layout_pinned),
 		cmocka_unit_test(test_depth),
+		cmocka_unit_test(test_label_depth),
 		cmocka_unit_test(test_path_memory),
 		cmocka_unit_test(test_path_memory_forgotten_on_rto),
 		cmocka_unit_test(test_path_memory_lottery),

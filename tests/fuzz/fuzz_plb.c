@@ -114,13 +114,19 @@ static void check_rehash(struct sim *x)
 	bool idle = due_m && !x->packets_out;
 	bool along = due_m && x->packets_out &&
 		     x->s.ref_rounds >= x->c.rehash_rounds;
-	u32 depth = dcc_plb_depth(fz_u32_edge(f), fz_u32_edge(f));
+	u32 srtt = fz_u32_edge(f), last = fz_u32_edge(f), min = fz_u32_edge(f);
+	u32 depth = dcc_plb_label_depth(srtt, last, min);
 	u32 bd = (x->s.flags & DCC_PLB_F_BEST_MASK) >> DCC_PLB_F_BEST_SHIFT;
 	bool back = x->s.flags & DCC_PLB_F_BACK;
 	u32 best = x->s.best_txhash, samples = x->s.samples;
 	u8 flags = x->s.flags;
 	enum dcc_plb_verdict v;
 
+	FZ_CHECK(f, depth <= dcc_plb_depth(srtt, min) &&
+		 (!last || depth >= dcc_plb_depth(last < srtt ? last : srtt,
+						  min)),
+		 "label depth %u of srtt %u last %u min %u", depth, srtt,
+		 last, min);
 	v = dcc_plb_check_path(&x->s, &x->c, x->packets_out, x->now, x->hz,
 			       x->label, depth);
 	FZ_LOG(f, "check consec=%u out=%u now=%u -> %d pause_until=%u", old,
