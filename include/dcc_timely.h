@@ -224,6 +224,52 @@ static inline void timely_restart(struct timely_state *s)
 	s->flags &= ~TIMELY_F_PREV_VALID;
 }
 
+/* The RTT a start rate assumes where none is measured (BBR's), us. */
+#define TIMELY_START_RTT_US	1000
+
+/*
+ * A new connection's rate: what its initial window of iw_bytes sends in
+ * one RTT of rtt_us (TIMELY_START_RTT_US if 0: no sample), at most
+ * permille of the ceiling max_rate (the engine's rate clamp follows).
+ */
+static inline u64 timely_start_rate(u64 iw_bytes, u32 rtt_us, u64 max_rate,
+				    u32 permille)
+{
+	u64 iw = dcc_min_u64(iw_bytes, TIMELY_RATE_LIMIT);
+	u64 cap = dcc_min_u64(max_rate, TIMELY_RATE_LIMIT) *
+		  dcc_min_u32(permille, 1000);
+
+	return dcc_min_u64(dcc_div_u64(iw * DCC_USEC_PER_SEC,
+				       rtt_us ? rtt_us : TIMELY_START_RTT_US),
+			   dcc_div_u64(cap, 1000));
+}
+
+/*
+ * PLB moved the connection to another path (a new flow label): start
+ * again as a new connection does, for everything the state learnt was
+ * the path's.  The rate: the start rate of an initial window of iw_bytes
+ * (timely_start_rate()), over TIMELY_START_RTT_US and not the smoothed
+ * or minimum RTT, which are the path's left (on a congested path they
+ * hold its queue: 36 ms in the bench's two-path scenario, a start at
+ * 3 Mbit/s on a path of 0.3 ms); the ceiling of permille is taken of the
+ * parameters' (the learnt line is forgotten).  Forgotten with it: the
+ * RTT history (prev_rtt, the gradient's EWMA, the HAI count), the bytes
+ * towards the next completion, the learnt line rate, the base RTT and
+ * the noise.  What the destination's floor holds is the glue's, per
+ * destination and not per path (Documentation/timely.rst, "A repath").
+ * Until the first completion the safeguard window is at most the initial
+ * window (timely_start_cwnd()), as for a new connection.
+ */
+static inline void timely_repath(struct timely_state *s,
+				 const struct timely_params *p, u64 iw_bytes,
+				 u32 permille)
+{
+	timely_state_init(s, p, timely_start_rate(iw_bytes, 0,
+						  p->max_rate_bytes_ps,
+						  permille));
+	dcc_linerate_init(&s->lr);
+}
+
 /* Time to put seg_bytes on the wire at the line rate, us, rounded down. */
 static inline u32 timely_serialization_us(const struct timely_params *p,
 					  u32 seg_bytes)
