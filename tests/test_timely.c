@@ -1761,10 +1761,21 @@ static void test_repath(void **state)
 	assert_int_equal(e.delta_bytes_ps, e0.delta_bytes_ps);
 	/* The initial window until the first completion on the new path. */
 	assert_int_equal(timely_start_cwnd(&s, 100, iw), iw);
+	/*
+	 * Until then a delivery-rate sample is a lower bound: one whose
+	 * interval began on A (1 Mbit/s, not app-limited) never starts the
+	 * estimate, which would clamp the new start rate to 1.25 Mbit/s.
+	 */
+	assert_true(s.new_path);
+	timely_rate_sample(&s, &p, t, 1250, 10000, false);
+	assert_int_equal(dcc_linerate_max(&s.lr), 0);
+	timely_effective(&p, &s, &e);
+	assert_int_equal(e.max_rate_bytes_ps, p.max_rate_bytes_ps);
 
 	/* Path B, 290 us: the first sample, then increases only. */
 	assert_int_equal(timely_on_completion_at(&s, &p, 290, t, true, 0),
 			 TIMELY_FIRST);
+	assert_false(s.new_path);
 	assert_int_equal(timely_start_cwnd(&s, 100, iw), 100);
 	for (i = 0; i < 20; i++) {
 		prev = s.rate_bytes_ps;
@@ -1773,6 +1784,14 @@ static void test_repath(void **state)
 		assert_true(s.rate_bytes_ps > prev);
 	}
 	assert_true(s.rate_bytes_ps >= 14480000ULL);
+	/*
+	 * From then on samples teach the line again: B's 50 Mbit/s (no
+	 * headroom in these parameters) is the ceiling.
+	 */
+	timely_rate_sample(&s, &p, t, 6250000 / 100, 10000, false);
+	assert_int_equal(dcc_linerate_max(&s.lr), 6250000 & ~255ULL);
+	timely_on_completion_at(&s, &p, 290, t + 200, true, 0);
+	assert_true(s.rate_bytes_ps <= 6250000);
 
 	/* Staying with A's state: far below 64 Mbit/s after 100 on B. */
 	for (i = 0; i < 100; i++) {
