@@ -246,6 +246,7 @@ enum timely_mib_field {
 	TIMELY_MIB_DELACK_SKIP,	/* delayed-ACK samples left out */
 	TIMELY_MIB_KARN,	/* ACKs of retransmitted data: no sample */
 	TIMELY_MIB_NOISE_END,	/* floors raised when the noise stopped */
+	TIMELY_MIB_REPATH,	/* PLB repaths: started again on the path */
 	TIMELY_MIB_MAX
 };
 
@@ -266,6 +267,7 @@ static const char * const timely_mib_names[TIMELY_MIB_MAX] = {
 	[TIMELY_MIB_DELACK_SKIP]	= "TimelyDelayedAckSkipped",
 	[TIMELY_MIB_KARN]		= "TimelyRetransSampleSkipped",
 	[TIMELY_MIB_NOISE_END]		= "TimelyNoiseEnded",
+	[TIMELY_MIB_REPATH]		= "TimelyRepath",
 };
 
 DCC_STAT_DEFINE(timely_stat, "tcp_timely_stat", timely_mib_names);
@@ -357,15 +359,14 @@ static void timely_apply(struct sock *sk, const struct timely_params *e,
  * of the rate ceiling.  The initial window itself is left as TCP set it;
  * the first ACK replaces it with the safeguard window.
  */
-static u64 timely_start_rate(const struct sock *sk, const struct timely_params *e)
+static u64 timely_conn_start_rate(const struct sock *sk,
+				  const struct timely_params *e)
 {
 	const struct tcp_sock *tp = tcp_sk(sk);
-	u32 srtt = dcc_srtt_us(tp);
-	u64 iw = dcc_div_u64((u64)tcp_snd_cwnd(tp) * tp->mss_cache *
-			     USEC_PER_SEC, srtt ? srtt : USEC_PER_MSEC);
 
-	return min(iw, dcc_div_u64(e->max_rate_bytes_ps *
-				   READ_ONCE(start_rate_permille), 1000));
+	return timely_start_rate((u64)tcp_snd_cwnd(tp) * tp->mss_cache,
+				 dcc_srtt_us(tp), e->max_rate_bytes_ps,
+				 READ_ONCE(start_rate_permille));
 }
 
 static void timely_init(struct sock *sk)
@@ -380,7 +381,8 @@ static void timely_init(struct sock *sk)
 	dcc_linerate_init(&ca->s.lr);
 	timely_effective(g, &ca->s, &e);
 	rcu_read_unlock();
-	ca->s.rate_bytes_ps = timely_clamp_rate(&e, timely_start_rate(sk, &e));
+	ca->s.rate_bytes_ps = timely_clamp_rate(&e,
+						timely_conn_start_rate(sk, &e));
 	dcc_plb_link_init(sk, &ca->plb);
 	dcc_ts_sock_init(&timely_ts, &ca->ts);
 	dcc_pacing_request(sk);
@@ -393,6 +395,38 @@ static void timely_release(struct sock *sk)
 
 	dcc_plb_link_release(&ca->plb);
 	dcc_ts_sock_release(&timely_ts, &ca->ts);
+}
+
+/*
+ * PLB changed the connection's flow label (sk_txhash; old_hash before
+ * the call): the connection is on another path, and starts again there
+ * as a new connection does (timely_repath(): the start rate of TCP's
+ * initial window, no RTT history, no learnt line, base RTT or noise).
+ * The window is at most the initial window until the first completion
+ * on the new path (timely_start_cwnd(); the next ACK sets it again).
+ * Returns true when it did, with e (if not NULL) the connection's
+ * effective parameters after it.
+ */
+static bool timely_check_repath(struct sock *sk, struct timely *ca,
+				u32 old_hash, struct timely_params *e)
+{
+	const struct timely_params *g;
+	u32 iw;
+
+	if (likely(READ_ONCE(sk->sk_txhash) == old_hash))
+		return false;
+	iw = timely_init_cwnd(sk);
+	rcu_read_lock();
+	g = dcc_param_block_get(&timely_pb);
+	timely_repath(&ca->s, g, (u64)iw * tcp_sk(sk)->mss_cache,
+		      READ_ONCE(start_rate_permille));
+	if (e)
+		timely_effective(g, &ca->s, e);
+	rcu_read_unlock();
+	timely_count(sk, TIMELY_MIB_REPATH);
+	dcc_pacing_set_rate(sk, ca->s.rate_bytes_ps);
+	tcp_snd_cwnd_set(tcp_sk(sk), min(tcp_snd_cwnd(tcp_sk(sk)), iw));
+	return true;
 }
 
 /*
@@ -482,7 +516,7 @@ static void timely_cong_control(DCC_CONG_CONTROL_ARGS)
 		[DCC_TS_V_REJECTED] = TIMELY_MIB_TS_REJECTED,
 	};
 	u32 acked, seg = READ_ONCE(segment_bytes), rtt, n, k, floor;
-	u32 end_us = 0, low_us = 0;
+	u32 end_us = 0, low_us = 0, hash;
 	u8 raised = 0;
 	bool plb_sample = false, plb_above = false;
 	u32 plb_rtt = 0;
@@ -574,8 +608,10 @@ noise_end:
 apply:
 	rcu_read_unlock();
 	/* PLB measures rounds against T_high, the line it judges by. */
+	hash = READ_ONCE(sk->sk_txhash);
 	dcc_plb_link_ack(sk, &ca->plb, rs, plb_sample, plb_above, plb_rtt,
 			 e.t_high_us);
+	timely_check_repath(sk, ca, hash, &e);
 	timely_apply(sk, &e, rs);
 }
 
@@ -602,8 +638,11 @@ static void timely_loss_cut(struct sock *sk, enum timely_reason reason)
 static void timely_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 {
 	struct timely *ca = inet_csk_ca(sk);
+	u32 hash = READ_ONCE(sk->sk_txhash);
 
 	dcc_plb_link_event(sk, &ca->plb, ev);
+	if (timely_check_repath(sk, ca, hash, NULL))
+		return;
 	switch (ev) {
 	case CA_EVENT_LOSS:
 		/* Retransmit timeout: cut, and forget the RTT history. */

@@ -122,7 +122,8 @@ struct timely_state {
 	u32 prev_rtt_us;	/* previous sample (if TIMELY_F_PREV_VALID) */
 	u32 acked_bytes;	/* bytes acked towards the next completion */
 	u32 seg_min_rtt_us:24;	/* smallest RTT in this completion (0: none) */
-	u32 regime:8;		/* enum timely_regime of the last decision */
+	u32 regime:7;		/* enum timely_regime of the last decision */
+	u32 new_path:1;		/* repathed, no completion since */
 	u32 base_rtt_us:21;	/* windowed minimum engine RTT (0: none yet) */
 	u32 base_stamp:10;	/* when base_rtt_us was set, 2^20 us units */
 	u32 flags:1;		/* TIMELY_F_* */
@@ -222,6 +223,54 @@ static inline void timely_restart(struct timely_state *s)
 	s->acked_bytes = 0;
 	s->seg_min_rtt_us = 0;
 	s->flags &= ~TIMELY_F_PREV_VALID;
+}
+
+/* The RTT a start rate assumes where none is measured (BBR's), us. */
+#define TIMELY_START_RTT_US	1000
+
+/*
+ * A new connection's rate: what its initial window of iw_bytes sends in
+ * one RTT of rtt_us (TIMELY_START_RTT_US if 0: no sample), at most
+ * permille of the ceiling max_rate (the engine's rate clamp follows).
+ */
+static inline u64 timely_start_rate(u64 iw_bytes, u32 rtt_us, u64 max_rate,
+				    u32 permille)
+{
+	u64 iw = dcc_min_u64(iw_bytes, TIMELY_RATE_LIMIT);
+	u64 cap = dcc_min_u64(max_rate, TIMELY_RATE_LIMIT) *
+		  dcc_min_u32(permille, 1000);
+
+	return dcc_min_u64(dcc_div_u64(iw * DCC_USEC_PER_SEC,
+				       rtt_us ? rtt_us : TIMELY_START_RTT_US),
+			   dcc_div_u64(cap, 1000));
+}
+
+/*
+ * PLB moved the connection to another path (a new flow label): start
+ * again as a new connection does, for everything the state learnt was
+ * the path's.  The rate: the start rate of an initial window of iw_bytes
+ * (timely_start_rate()), over TIMELY_START_RTT_US and not the smoothed
+ * or minimum RTT, which are the path's left (on a congested path they
+ * hold its queue: 36 ms in the bench's two-path scenario, a start at
+ * 3 Mbit/s on a path of 0.3 ms); the ceiling of permille is taken of the
+ * parameters' (the learnt line is forgotten).  Forgotten with it: the
+ * RTT history (prev_rtt, the gradient's EWMA, the HAI count), the bytes
+ * towards the next completion, the learnt line rate, the base RTT and
+ * the noise.  What the destination's floor holds is the glue's, per
+ * destination and not per path (Documentation/timely.rst, "A repath").
+ * Until the first completion the safeguard window is at most the initial
+ * window (timely_start_cwnd()), as for a new connection, and the
+ * delivery-rate samples are lower bounds (timely_rate_sample()).
+ */
+static inline void timely_repath(struct timely_state *s,
+				 const struct timely_params *p, u64 iw_bytes,
+				 u32 permille)
+{
+	timely_state_init(s, p, timely_start_rate(iw_bytes, 0,
+						  p->max_rate_bytes_ps,
+						  permille));
+	dcc_linerate_init(&s->lr);
+	s->new_path = 1;
 }
 
 /* Time to put seg_bytes on the wire at the line rate, us, rounded down. */
@@ -465,6 +514,7 @@ timely_on_completion(struct timely_state *s, const struct timely_params *p,
 	if (!(s->flags & TIMELY_F_PREV_VALID)) {
 		s->prev_rtt_us = rtt_us;
 		s->flags |= TIMELY_F_PREV_VALID;
+		s->new_path = 0;
 		s->rate_bytes_ps = rate;
 		s->regime = TIMELY_FIRST;
 		return TIMELY_FIRST;
@@ -672,13 +722,17 @@ static inline bool timely_sample_self_limited(const struct timely_state *s,
  * flow paced low (a start rate from a slow handshake, a congested path
  * left) learnt its own rate as the line, and the additive step, 1/1000
  * of that, kept it there: about 0.1 % of its rate per completion.
+ * After a repath (timely_repath()), until the first completion on the
+ * new path, every sample is a lower bound: its packet went out on the
+ * path left, or its interval began there (the last delivery before the
+ * repath), and it read that path's rate.
  */
 static inline void timely_rate_sample(struct timely_state *s,
 				      const struct timely_params *p,
 				      u32 now_us, u64 delivered_bytes,
 				      u32 interval_us, bool app_limited)
 {
-	app_limited = app_limited ||
+	app_limited = app_limited || s->new_path ||
 		      timely_sample_self_limited(s, delivered_bytes,
 						 interval_us);
 	dcc_linerate_sample(&s->lr, &p->lr, now_us, delivered_bytes,

@@ -1684,6 +1684,124 @@ static void test_window_start(void **state)
 }
 
 /*
+ * The start rate: the initial window over the RTT (1 ms without one), at
+ * most permille of the ceiling, and no overflow at the extremes.
+ */
+static void test_start_rate(void **state)
+{
+	(void)state;
+	/* 10 x 1448 B over 280 us: 51.7 MB/s (414 Mbit/s). */
+	assert_int_equal(timely_start_rate(14480, 280, LINE_10G, 100),
+			 14480ULL * 1000000 / 280);
+	/* No RTT: over 1 ms, 14.48 MB/s (116 Mbit/s). */
+	assert_int_equal(timely_start_rate(14480, 0, LINE_10G, 100),
+			 14480000ULL);
+	/* Over 36 ms (a congested path's srtt): 3.2 Mbit/s. */
+	assert_int_equal(timely_start_rate(14480, 36000, LINE_10G, 100),
+			 14480ULL * 1000000 / 36000);
+	/* Capped at permille of the ceiling. */
+	assert_int_equal(timely_start_rate(14480, 10, LINE_10G, 100),
+			 LINE_10G / 10);
+	assert_true(timely_start_rate(~0ULL, 1, ~0ULL, ~0U) <=
+		    TIMELY_RATE_LIMIT);
+	assert_int_equal(timely_start_rate(0, 0, LINE_10G, 100), 0);
+}
+
+/*
+ * A repath (PLB's new flow label), as in the bench's two-path scenario
+ * (Documentation/timely.rst, "A repath"): on path A, behind a cubic
+ * flow's 36 ms queue, the connection was cut to about 2 Mbit/s and learnt
+ * the path (base RTT, noise, line rate); path B is quiet, 290 us.  After
+ * timely_repath() it holds nothing of A: the start rate of a new
+ * connection without an RTT sample (10 x 1448 B over 1 ms, 116 Mbit/s),
+ * the parameters' thresholds and ceiling, the initial window until its
+ * first completion; on B it then only increases.  Without the repath it
+ * climbs from 2 Mbit/s, and is still below 64 Mbit/s after 100
+ * completions on B (two per 32 KB RPC).
+ */
+static void test_repath(void **state)
+{
+	struct timely_params p = calib_params(), e, e0;
+	struct timely_state s, stay;
+	u32 t = 0, iw = 10, i;
+	u64 prev;
+
+	(void)state;
+	timely_state_init(&s, &p, 250000);
+	/* Path A: 36 ms with +-2 ms of queue motion, delivering 2 Mbit/s. */
+	for (i = 0; i < 200; i++) {
+		timely_rate_sample(&s, &p, t, 250000 / 100, 10000, false);
+		timely_on_completion_at(&s, &p, 36000 + (i & 1 ? 2000 : 0) -
+					(i % 3 ? 0 : 1000), t, true, 0);
+		t += 5000;
+	}
+	timely_effective(&p, &s, &e);
+	assert_true(s.base_rtt_us >= 35000);
+	assert_true(s.noise_var > 0);
+	assert_true(e.max_rate_bytes_ps < p.max_rate_bytes_ps);
+	assert_true(s.rate_bytes_ps < 500000);
+	stay = s;
+
+	timely_repath(&s, &p, iw * 1448ULL, 100);
+	assert_int_equal(s.rate_bytes_ps, 14480000ULL);
+	assert_false(s.flags & TIMELY_F_PREV_VALID);
+	assert_int_equal(s.rtt_diff_fx, 0);
+	assert_int_equal(s.neg_count, 0);
+	assert_int_equal(s.acked_bytes, 0);
+	assert_int_equal(s.seg_min_rtt_us, 0);
+	assert_int_equal(s.base_rtt_us, 0);
+	assert_int_equal(s.noise_var, 0);
+	assert_int_equal(s.regime, TIMELY_FIRST);
+	assert_int_equal(dcc_linerate_max(&s.lr), 0);
+	/* The thresholds and ceiling of a new connection. */
+	timely_effective(&p, &s, &e);
+	e0 = p;
+	assert_int_equal(e.max_rate_bytes_ps, e0.max_rate_bytes_ps);
+	assert_int_equal(e.t_high_us, e0.t_high_us);
+	assert_int_equal(e.delta_bytes_ps, e0.delta_bytes_ps);
+	/* The initial window until the first completion on the new path. */
+	assert_int_equal(timely_start_cwnd(&s, 100, iw), iw);
+	/*
+	 * Until then a delivery-rate sample is a lower bound: one whose
+	 * interval began on A (1 Mbit/s, not app-limited) never starts the
+	 * estimate, which would clamp the new start rate to 1.25 Mbit/s.
+	 */
+	assert_true(s.new_path);
+	timely_rate_sample(&s, &p, t, 1250, 10000, false);
+	assert_int_equal(dcc_linerate_max(&s.lr), 0);
+	timely_effective(&p, &s, &e);
+	assert_int_equal(e.max_rate_bytes_ps, p.max_rate_bytes_ps);
+
+	/* Path B, 290 us: the first sample, then increases only. */
+	assert_int_equal(timely_on_completion_at(&s, &p, 290, t, true, 0),
+			 TIMELY_FIRST);
+	assert_false(s.new_path);
+	assert_int_equal(timely_start_cwnd(&s, 100, iw), 100);
+	for (i = 0; i < 20; i++) {
+		prev = s.rate_bytes_ps;
+		t += 200;
+		timely_on_completion_at(&s, &p, 290, t, true, 0);
+		assert_true(s.rate_bytes_ps > prev);
+	}
+	assert_true(s.rate_bytes_ps >= 14480000ULL);
+	/*
+	 * From then on samples teach the line again: B's 50 Mbit/s (no
+	 * headroom in these parameters) is the ceiling.
+	 */
+	timely_rate_sample(&s, &p, t, 6250000 / 100, 10000, false);
+	assert_int_equal(dcc_linerate_max(&s.lr), 6250000 & ~255ULL);
+	timely_on_completion_at(&s, &p, 290, t + 200, true, 0);
+	assert_true(s.rate_bytes_ps <= 6250000);
+
+	/* Staying with A's state: far below 64 Mbit/s after 100 on B. */
+	for (i = 0; i < 100; i++) {
+		t += 5000;
+		timely_on_completion_at(&stay, &p, 290, t, true, 0);
+	}
+	assert_true(stay.rate_bytes_ps < 8000000);
+}
+
+/*
  * The glue's end of the noise (tcp_timely.c: dcc_noise_sample() with the
  * gate of the destination's floor floor_us before the sample).
  */
@@ -1945,6 +2063,8 @@ int main(void)
 		cmocka_unit_test(test_loss_cut_undo),
 		cmocka_unit_test(test_window_rtt_no_srtt),
 		cmocka_unit_test(test_window_start),
+		cmocka_unit_test(test_start_rate),
+		cmocka_unit_test(test_repath),
 	};
 
 	return cmocka_run_group_tests_name("dcc_timely", tests, NULL, NULL);

@@ -13,7 +13,8 @@
  * MSS, raw RTT samples including none, 0, 1, 2^31, 2^32 - 1; GSO or not;
  * the flow's last bytes), completions fed straight to the engine with any
  * RTT, repeated RTTs, retransmit timeouts (cut and forget), fast recovery
- * (cut), undo, idle restarts, module parameter writes in and out of range.
+ * (cut), undo, idle restarts, PLB repaths, module parameter writes in and
+ * out of range.
  *
  * Invariants after every event:
  *  - the rate is never 0, never above 2^40 B/s, and inside [min_rate,
@@ -512,7 +513,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			x.bounded = true;
 			break;
 		case 11:
-			timely_restart(&x.s);
+			if (!(op & 16)) {
+				timely_restart(&x.s);
+				break;
+			}
+			/* A PLB repath: a new connection's start. */
+			timely_repath(&x.s, &x.p, (u64)fz_range(f, 0, 64) *
+				      x.mss, x.m[P_START]);
+			FZ_CHECK(f, !x.s.flags && !x.s.rtt_diff_fx &&
+				 !x.s.base_rtt_us && !x.s.noise_var &&
+				 !dcc_linerate_max(&x.s.lr) &&
+				 x.s.rate_bytes_ps ==
+				 timely_clamp_rate(&x.p, x.s.rate_bytes_ps),
+				 "repath kept the path's state");
+			x.undo_rate = x.s.rate_bytes_ps;
+			x.bounded = true;
 			break;
 		case 12:
 			ev_params(&x);
