@@ -176,6 +176,12 @@ enum dcc_plb_verdict {
 				 */
 };
 
+/* The best label's depth, as dcc_plb_choose() stored it in the flags. */
+static inline u32 dcc_plb_best_depth(const struct dcc_plb_state *s)
+{
+	return (s->flags & DCC_PLB_F_BEST_MASK) >> DCC_PLB_F_BEST_SHIFT;
+}
+
 /* Start at delivered/delivered_ce (the connection's counts now). */
 static inline void dcc_plb_state_init(struct dcc_plb_state *s, u32 delivered,
 				      u32 delivered_ce)
@@ -369,7 +375,7 @@ dcc_plb_check_path(struct dcc_plb_state *s, const struct dcc_plb_conf *c,
 		   u32 packets_out, u32 now, u32 hz, u32 cur, u32 depth)
 {
 	bool forced, idle, along;
-	u32 max_pause, best;
+	u32 max_pause;
 
 	forced = s->consec_cong_rounds >= c->rehash_rounds;
 	idle = c->idle_rehash_rounds &&
@@ -390,9 +396,8 @@ dcc_plb_check_path(struct dcc_plb_state *s, const struct dcc_plb_conf *c,
 
 	s->consec_cong_rounds = 0;
 	s->ref_rounds = 0;
-	best = (s->flags & DCC_PLB_F_BEST_MASK) >> DCC_PLB_F_BEST_SHIFT;
 	if ((s->flags & DCC_PLB_F_BACK) && cur && cur == s->best_txhash &&
-	    dcc_min_u32(depth, 7) <= best)
+	    dcc_min_u32(depth, 7) <= dcc_plb_best_depth(s))
 		return DCC_PLB_HELD;	/* the pool stays: the same path */
 	dcc_plb_pool_clear(s);
 	s->flags |= DCC_PLB_F_LEFT_CONG;
@@ -414,10 +419,10 @@ static inline enum dcc_plb_verdict dcc_plb_check(struct dcc_plb_state *s,
  * How deep the label being left is congested: the smoothed RTT over the
  * connection's minimum RTT, as floor(log2), 0 to 7 (0 when either is
  * unknown; dcc_plb_label_depth() below takes the lesser of the smoothed
- * RTT and the latest sample).  Absolute on purpose: the congestion controls' targets, which
- * the rounds' weights count in, move with the window (swift's flow
- * scaling raises its target as the window falls), so weights taken on
- * two paths do not compare.
+ * RTT and the latest sample).  Absolute on purpose: the congestion
+ * controls' targets, which the rounds' weights count in, move with the
+ * window (swift's flow scaling raises its target as the window falls),
+ * so weights taken on two paths do not compare.
  */
 static inline u32 dcc_plb_depth(u32 srtt_us, u32 min_rtt_us)
 {
@@ -456,7 +461,7 @@ static inline u32 dcc_plb_label_depth(u32 srtt_us, u32 last_us,
  */
 static inline u32 dcc_plb_choose(struct dcc_plb_state *s, u32 cur, u32 depth)
 {
-	u32 best = (s->flags & DCC_PLB_F_BEST_MASK) >> DCC_PLB_F_BEST_SHIFT;
+	u32 best = dcc_plb_best_depth(s);
 
 	depth = dcc_min_u32(depth, 7);
 	if (s->best_txhash && s->best_txhash != cur && depth >= best + 2) {

@@ -882,10 +882,6 @@ static void test_abi_layout_pinned(void **state)
 	assert_int_equal(DCC_PLB_SAMPLE_ONE, 16);
 }
 
-static u32 best_depth(const struct dcc_plb_state *s)
-{
-	return (s->flags & DCC_PLB_F_BEST_MASK) >> DCC_PLB_F_BEST_SHIFT;
-}
 
 static void test_depth(void **state)
 {
@@ -930,7 +926,7 @@ static void test_path_memory(void **state)
 	s.flags = DCC_PLB_F_CE_SEEN;
 	assert_int_equal(dcc_plb_choose(&s, 0x10, 0), 0);	/* draw */
 	assert_int_equal(s.best_txhash, 0x10);
-	assert_int_equal(best_depth(&s), 0);
+	assert_int_equal(dcc_plb_best_depth(&s), 0);
 	assert_int_equal(s.flags & DCC_PLB_F_CE_SEEN, DCC_PLB_F_CE_SEEN);
 
 	/* the draw hit the hot path: back */
@@ -939,19 +935,19 @@ static void test_path_memory(void **state)
 
 	/* the best, left again: measured again, a new draw */
 	assert_int_equal(dcc_plb_choose(&s, 0x10, 1), 0);
-	assert_int_equal(best_depth(&s), 1);
+	assert_int_equal(dcc_plb_best_depth(&s), 1);
 
 	/* twice as deep: comparable, the new best */
 	assert_int_equal(dcc_plb_choose(&s, 0x30, 2), 0);
 	assert_int_equal(s.best_txhash, 0x30);
-	assert_int_equal(best_depth(&s), 2);
+	assert_int_equal(dcc_plb_best_depth(&s), 2);
 
 	assert_int_equal(dcc_plb_choose(&s, 0x50, 4), 0x30);
 	assert_int_equal(dcc_plb_choose(&s, 0x50, 99), 0x30);	/* clamped */
 
 	/* a best path that got worse is left for a new draw */
 	assert_int_equal(dcc_plb_choose(&s, 0x30, 6), 0);
-	assert_int_equal(best_depth(&s), 6);
+	assert_int_equal(dcc_plb_best_depth(&s), 6);
 	assert_int_equal(s.flags & DCC_PLB_F_CE_SEEN, DCC_PLB_F_CE_SEEN);
 }
 
@@ -964,7 +960,7 @@ static void test_path_memory_forgotten_on_rto(void **state)
 	assert_int_equal(dcc_plb_choose(&s, 0x10, 0), 0);
 	assert_true(dcc_plb_on_rto(&s, &defaults, 1000, HZ_T, 0, 0));
 	assert_int_equal(s.best_txhash, 0);
-	assert_int_equal(best_depth(&s), 0);
+	assert_int_equal(dcc_plb_best_depth(&s), 0);
 	assert_int_equal(dcc_plb_choose(&s, 0x20, 6), 0);
 }
 
@@ -1075,7 +1071,7 @@ static void test_path_memory_hold(void **state)
 					    0x10, 2), DCC_PLB_REPATH_FORCED);
 	assert_int_equal(dcc_plb_choose(&s, 0x10, 2), 0);
 	assert_int_equal(s.flags & DCC_PLB_F_BACK, 0);
-	assert_int_equal(best_depth(&s), 2);
+	assert_int_equal(dcc_plb_best_depth(&s), 2);
 
 	/* a label drawn, not gone back to, is never held */
 	for (i = 0; i < 12; i++)

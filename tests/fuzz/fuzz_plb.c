@@ -76,9 +76,9 @@ static void repath(struct sim *x, u32 depth)
 {
 	struct fz *f = &x->f;
 	u32 best = x->s.best_txhash, ce = x->s.flags & DCC_PLB_F_CE_SEEN;
-	u32 bd = (x->s.flags & DCC_PLB_F_BEST_MASK) >> DCC_PLB_F_BEST_SHIFT;
+	u32 bd = dcc_plb_best_depth(&x->s);
 	u32 back = dcc_plb_choose(&x->s, x->label, depth);
-	u32 nd = (x->s.flags & DCC_PLB_F_BEST_MASK) >> DCC_PLB_F_BEST_SHIFT;
+	u32 nd = dcc_plb_best_depth(&x->s);
 
 	FZ_LOG(f, "repath from %#x depth %u best %#x/%u -> back %#x",
 	       x->label, depth, best, bd, back);
@@ -116,7 +116,7 @@ static void check_rehash(struct sim *x)
 		     x->s.ref_rounds >= x->c.rehash_rounds;
 	u32 srtt = fz_u32_edge(f), last = fz_u32_edge(f), min = fz_u32_edge(f);
 	u32 depth = dcc_plb_label_depth(srtt, last, min);
-	u32 bd = (x->s.flags & DCC_PLB_F_BEST_MASK) >> DCC_PLB_F_BEST_SHIFT;
+	u32 bd = dcc_plb_best_depth(&x->s);
 	bool back = x->s.flags & DCC_PLB_F_BACK;
 	u32 best = x->s.best_txhash, samples = x->s.samples;
 	u8 flags = x->s.flags;
