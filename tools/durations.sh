@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Rewrite selftests/durations from a VM run's log, so that
-# selftests/vm_run.sh balances its shards by what the tests take now:
+# selftests/vm_run.sh orders its queue by what the tests take now:
 #   tools/durations.sh LOG [LABEL]
 # LOG: a run's selftests.log (tools/check.sh keeps it in its logs
 # directory; the "# TEST: N s" lines ksft_run.sh writes after each result,
@@ -20,7 +20,7 @@ new=$(awk '/^# VM on the host/ { exit }
 [ -n "$new" ] || { echo "durations: no '# TEST: N s' lines in $log" >&2; exit 1; }
 {
 	echo "# Virtual seconds each selftest takes in the VM ($label), for"
-	echo "# selftests/vm_run.sh to balance its shards; a test not listed counts 30."
+	echo "# selftests/vm_run.sh to order its queue (longest first); a test not listed counts 30."
 	echo "# Made by tools/durations.sh."
 	{ echo "$new"; grep -v '^#' "$out"; } | awk '!seen[$1]++' | sort
 } > "$out.tmp"
