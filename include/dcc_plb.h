@@ -118,7 +118,11 @@ struct dcc_plb_state {
 };
 
 #define DCC_PLB_F_CE_SEEN	0x01	/* the path marked CE at least once */
-#define DCC_PLB_F_SAMPLED	0x10	/* a delay sample this round */
+#define DCC_PLB_F_SAMPLED	0x10	/* the round takes the pool's
+					 * fraction: it gave a delay
+					 * sample, or delivered a
+					 * retransmission (dcc_plb_repair())
+					 */
 #define DCC_PLB_F_RTO_CONG	0x20	/* the last retransmit timeout was
 					 * judged congestion, not a failure
 					 * (dcc_plb_on_rto())
@@ -156,10 +160,11 @@ struct dcc_plb_state {
  * at CA_EVENT_LOSS only, and judges a run's later timeouts failures,
  * version 8 keeps DCC_PLB_F_LEFT_CONG while a packet sent on the path
  * left is unacknowledged, version 9 added DCC_PLB_F_BACK (the hold on the
- * best label).
+ * best label), version 10 sets DCC_PLB_F_SAMPLED in a round that repaired
+ * a loss too (it takes the pool's fraction, dcc_plb_delay_ratio()).
  */
 #define DCC_PLB_ABI_MAGIC	0x31424c50u	/* "PLB1" in memory */
-#define DCC_PLB_ABI_VERSION	9u
+#define DCC_PLB_ABI_VERSION	10u
 
 /* Decision of dcc_plb_check(). */
 enum dcc_plb_verdict {
@@ -214,6 +219,18 @@ static inline void dcc_plb_sample(struct dcc_plb_state *s, bool congested)
 	s->flags |= DCC_PLB_F_SAMPLED;
 }
 
+/*
+ * The ACK being counted delivered a retransmission: the round repairs a
+ * loss and takes the pool's fraction (dcc_plb_delay_ratio()).  Its RTT is
+ * no sample (Karn).  No bit of the flags was left for it: it sets the
+ * one a sample sets, the only thing either says being "this round takes
+ * the pool's fraction".
+ */
+static inline void dcc_plb_repair(struct dcc_plb_state *s)
+{
+	s->flags |= DCC_PLB_F_SAMPLED;
+}
+
 /* Empty the delay pool: its samples are of a path left behind. */
 static inline void dcc_plb_pool_clear(struct dcc_plb_state *s)
 {
@@ -245,7 +262,8 @@ static inline void dcc_plb_sample_len(struct dcc_plb_state *s, u32 delay_us,
  * share of delay samples at or above the target in a pool that keeps
  * three quarters of what it held at each round's end (the round's own
  * samples weigh 1, the round before's 3/4, then 9/16, ...: about the last
- * four rounds), or -1 when the round gave no sample.
+ * four rounds), or -1 when the round gave no sample and repaired no loss
+ * (or the pool is empty).
  *
  * Why a pool and not the round alone: a delay-based congestion control
  * holds its queue at its target in a cycle longer than a round.  A cut
@@ -259,6 +277,20 @@ static inline void dcc_plb_sample_len(struct dcc_plb_state *s, u32 delay_us,
  * congested rounds in a row, so PLB never moved them.  Pooled, the
  * fraction is the cycle's, and K (one half) tells a collision from a flow
  * alone at its link, as the CE fraction does for ECN.
+ *
+ * A round that repaired a loss (dcc_plb_repair(): it delivered a
+ * retransmission) without a sample takes the pool's fraction as it
+ * stands: the samples of the rounds before, on the same label (a repath
+ * or a timeout empties the pool), said where that label's queue was, and
+ * the losses being repaired are what a queue drops when it overflows.
+ * Taken as no signal, the rounds of a repair left the count as it was
+ * for as long as the repair lasted: timely's window on the two-path bed
+ * (its rate over T_high, under 1 ms, against path A's 40-60 ms) lets
+ * one retransmission out per round trip, and a connection whose initial
+ * window met A's full FIFO repaired its losses one round at a time, with
+ * one congested round counted (plb_twopath.sh, phase 5: 9 such rounds,
+ * 0.37 s, of the 13 on a first label; a first label held 1.87 s in a CI
+ * run).
  */
 static inline int dcc_plb_delay_ratio(struct dcc_plb_state *s)
 {

@@ -167,7 +167,8 @@ static inline bool dcc_plb_link_old_out(const struct sock *sk,
  * Every ACK: count its delay sample, and at the end of a round report the
  * round's congested fraction (the CE fraction of delivered packets when
  * the connection negotiated ECN and the path marks, else the fraction of
- * delay samples above target, pooled over the last rounds) and its length
+ * delay samples above target, pooled over the last rounds; a round that
+ * repaired a loss without a sample takes the pool's fraction) and its length
  * in the module's target (its shortest sample over ref_us), and let PLB
  * decide.
  */
@@ -185,6 +186,8 @@ static inline void dcc_plb_link_ack(struct sock *sk, struct dcc_plb_link *l,
 		dcc_plb_sample(&l->st, above_target);
 		dcc_plb_sample_len(&l->st, delay_us, ref_us);
 	}
+	if (rs->is_retrans && rs->delivered > 0)
+		dcc_plb_repair(&l->st);
 	if (rs->delivered <= 0 ||
 	    !dcc_plb_round_end(&l->st, rs->prior_delivered, tp->delivered,
 			       tp->delivered_ce, tp->ecn_flags & TCP_ECN_OK,

@@ -715,6 +715,65 @@ static void test_delay_pool_held_queue(void **state)
 	assert_int_equal(r.due_round, 0);
 }
 
+/*
+ * A round that repaired a loss without a delay sample (its ACKs delivered
+ * retransmissions: Karn's rule gives no RTT) takes the pool's fraction.
+ * The rounds of a timely connection on plb_twopath.sh's path A, traced:
+ * one round of samples far above T_high (54.6 ms against 0.5 ms), then a
+ * repair of the initial window's losses one retransmission per round
+ * trip (8 rounds).  Taken as no signal, those rounds left the count at 1
+ * and the connection on A for the whole repair; counted from the pool,
+ * the third round makes the long repath due.  After a repath the pool is
+ * empty, and a repair round there gives no signal; a round that neither
+ * sampled nor repaired gives none either.
+ */
+static void test_repair_round_takes_pool(void **state)
+{
+	struct dcc_plb_state s = fresh();	/* round starts at delivered 100 */
+	int ratio = 99, i;
+
+	(void)state;
+	for (i = 0; i < 4; i++) {
+		dcc_plb_sample(&s, true);
+		dcc_plb_sample_len(&s, 54601, 500);
+	}
+	assert_true(dcc_plb_round_end(&s, 100, 110, 7, false, false, &ratio));
+	assert_int_equal(ratio, 256);
+	assert_true(dcc_plb_update(&s, &defaults, ratio));
+	assert_int_equal(s.ref_rounds, 109);
+	for (i = 0; i < 2; i++) {
+		dcc_plb_repair(&s);
+		assert_true(dcc_plb_round_end(&s, 110 + i, 111 + i, 7, false,
+					      false, &ratio));
+		assert_int_equal(ratio, 256);
+		assert_true(dcc_plb_update(&s, &defaults, ratio));
+	}
+	assert_int_equal(s.consec_cong_rounds, 3);
+	assert_int_equal(dcc_plb_check(&s, &defaults, 9, 1000, HZ_T),
+			 DCC_PLB_REPATH_LONG);
+	/* The new label: the pool is empty, a repair round says nothing. */
+	assert_int_equal(s.samples, 0);
+	dcc_plb_repair(&s);
+	assert_true(dcc_plb_round_end(&s, 112, 113, 7, false, false, &ratio));
+	assert_int_equal(ratio, -1);
+	assert_int_equal(s.flags & DCC_PLB_F_SAMPLED, 0);
+	/* Quiet samples there, then a round without sample or repair. */
+	for (i = 0; i < 4; i++)
+		dcc_plb_sample(&s, false);
+	assert_true(dcc_plb_round_end(&s, 113, 114, 7, false, false, &ratio));
+	assert_int_equal(ratio, 0);
+	assert_true(dcc_plb_round_end(&s, 114, 115, 7, false, false, &ratio));
+	assert_int_equal(ratio, -1);
+	/* A repair there takes the quiet pool's verdict: not congested. */
+	dcc_plb_repair(&s);
+	assert_true(dcc_plb_round_end(&s, 115, 116, 7, false, false, &ratio));
+	assert_int_equal(ratio, 0);
+	/* A timeout empties the pool and forgets the repair. */
+	dcc_plb_repair(&s);
+	dcc_plb_on_rto(&s, &defaults, 1000, HZ_T, 0, 0);
+	assert_int_equal(s.flags & DCC_PLB_F_SAMPLED, 0);
+}
+
 static void test_round_samples_saturate(void **state)
 {
 	struct dcc_plb_state s = fresh();
@@ -859,7 +918,7 @@ static void test_random_vs_reference(void **state)
 static void test_abi_layout_pinned(void **state)
 {
 	(void)state;
-	assert_int_equal(DCC_PLB_ABI_VERSION, 9);
+	assert_int_equal(DCC_PLB_ABI_VERSION, 10);
 	assert_int_equal(sizeof(struct dcc_plb_state), 24);
 	assert_int_equal(offsetof(struct dcc_plb_state, pause_until), 0);
 	assert_int_equal(offsetof(struct dcc_plb_state, round_delivered), 4);
@@ -1156,6 +1215,7 @@ int main(void)
 		cmocka_unit_test(test_suspend_zero_no_pause),
 		cmocka_unit_test(test_round_delay_fraction),
 		cmocka_unit_test(test_delay_pool_held_queue),
+		cmocka_unit_test(test_repair_round_takes_pool),
 		cmocka_unit_test(test_round_delivered_wraps),
 		cmocka_unit_test(test_round_ecn_wins_when_marked),
 		cmocka_unit_test(test_round_samples_saturate),

@@ -222,8 +222,15 @@ static void ev_ack(struct sim *x)
 			 "round weight %u -> %u for %u/%u", w,
 			 x->s.round_weight, dl, ref);
 	}
+	/*
+	 * An ACK without a sample that delivered a retransmission: the round
+	 * repairs a loss (bits 32 and 64 only matter to a sample).
+	 */
+	if ((sel & 24) == 16 && (sel & 32))
+		dcc_plb_repair(&x->s);
 	samples = x->s.samples;
 	cong = x->s.cong_samples;
+	/* A round that sampled, or repaired a loss, takes the pool's. */
 	sampled = x->s.flags & DCC_PLB_F_SAMPLED;
 	if (!d)
 		return;		/* rs->delivered <= 0 */
