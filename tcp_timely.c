@@ -535,11 +535,11 @@ static void timely_cong_control(DCC_CONG_CONTROL_ARGS)
 				   rs->is_app_limited);
 	timely_effective(g, &ca->s, &e);
 	/*
-	 * The rate follows the learnt ceiling down at once (the start rate
-	 * is set before the path is known); that is no decision of the
-	 * engine, so no trace event and no counter.
+	 * The rate follows the learnt ceiling (timely_follow_line()); that
+	 * is no decision of the engine, so no trace event and no counter.
 	 */
-	ca->s.rate_bytes_ps = timely_clamp_rate(&e, ca->s.rate_bytes_ps);
+	timely_follow_line(&ca->s, &e,
+			   inet_csk(sk)->icsk_ca_state >= TCP_CA_Recovery);
 
 	/*
 	 * With timestamps the RTT the engine sees is the fabric delay:

@@ -122,8 +122,9 @@ struct timely_state {
 	u32 prev_rtt_us;	/* previous sample (if TIMELY_F_PREV_VALID) */
 	u32 acked_bytes;	/* bytes acked towards the next completion */
 	u32 seg_min_rtt_us:24;	/* smallest RTT in this completion (0: none) */
-	u32 regime:7;		/* enum timely_regime of the last decision */
+	u32 regime:6;		/* enum timely_regime of the last decision */
 	u32 new_path:1;		/* repathed, no completion since */
+	u32 on_line:1;		/* the clamp lowered the rate in recovery */
 	u32 base_rtt_us:21;	/* windowed minimum engine RTT (0: none yet) */
 	u32 base_stamp:10;	/* when base_rtt_us was set, 2^20 us units */
 	u32 flags:1;		/* TIMELY_F_* */
@@ -533,6 +534,21 @@ timely_on_completion(struct timely_state *s, const struct timely_params *p,
 		s->neg_count++;
 
 	if (rtt_us < p->t_low_us) {
+		/*
+		 * The queue drained: a rate the clamp lowered in recovery
+		 * doubles towards the line, from an eighth of it at least
+		 * (timely_follow_line()).
+		 */
+		if (s->on_line) {
+			u64 hi = timely_clamp_rate(p, TIMELY_RATE_LIMIT);
+
+			if (rate < hi / 2)
+				rate = dcc_min_u64(2 * rate, hi / 2);
+			if (rate < hi / 8)
+				rate = hi / 8;
+			if (rate >= hi / 2)
+				s->on_line = 0;
+		}
 		if (p->calibrate && s->neg_count >= p->hai_thresh) {
 			rate += delta * dcc_min_u32(p->hai_n,
 						    TIMELY_HAI_N_LIMIT);
@@ -740,6 +756,38 @@ static inline void timely_rate_sample(struct timely_state *s,
 }
 
 /*
+ * The rate within the learnt ceiling (e: the effective parameters), at
+ * every ACK: the ceiling lowers it at once (the start rate is set before
+ * the path is known).  A rate the ceiling lowered in loss recovery
+ * (in_loss: the socket in Recovery or Loss) is marked (on_line), and at
+ * each completion below T_low (the queue drained) it restarts at an
+ * eighth of the ceiling at least and doubles, up to half the ceiling
+ * (timely_on_completion()); a loss cut unmarks it, the engine's cuts in
+ * between do not (the clamp, not the engine, set the rate they cut).
+ * A sample in recovery reads the holes' retransmissions, a segment
+ * every few ms (0.9-2.8 Mbit/s in a 16-to-1 incast on 100 Mbit/s); the
+ * ceiling learnt from it held the rate there after the estimate read the
+ * line and the queue had drained (Documentation/timely.rst, "Incast: a
+ * line rate learnt in recovery").  Tried and worse: following the
+ * ceiling up at every ACK (256-to-1: last flow 2.5-2.7 x ideal against
+ * 1.5 x), marking outside recovery too (the headroom rule's clamp: each
+ * flow rode its own learnt line, Jain 0.61 in the ns-3 check), taking
+ * the whole ceiling at once below T_low (the flows that did so together
+ * overflowed the queue again: 16-to-1 2.7-3.0 x).  The rate before the
+ * clamp is not kept (no room in the socket's congestion-control area).
+ */
+static inline void timely_follow_line(struct timely_state *s,
+				      const struct timely_params *e,
+				      bool in_loss)
+{
+	u64 rate = timely_clamp_rate(e, s->rate_bytes_ps);
+
+	if (rate < s->rate_bytes_ps && in_loss)
+		s->on_line = 1;
+	s->rate_bytes_ps = rate;
+}
+
+/*
  * Update base RTT and noise with a completion's engine RTT; floor_us is
  * the destination's floor (0: none), which the base never stays above.
  */
@@ -927,6 +975,7 @@ static inline void timely_loss_cut_rate(struct timely_state *s,
 
 	s->rate_bytes_ps = timely_clamp_rate(e, timely_cut(e, rate,
 							   TIMELY_FRAC32_ONE));
+	s->on_line = 0;
 	s->regime = why;
 }
 

@@ -208,7 +208,10 @@ TcpTimelyModel::CongControl(Ptr<TcpSocketState> tcb,
     if (rateUs)
         timely_rate_sample(s, p, now, (u64)rs.m_delivered, rateUs, rs.m_isAppLimited);
     timely_effective(p, s, &e);
-    s->rate_bytes_ps = timely_clamp_rate(&e, s->rate_bytes_ps);
+    timely_follow_line(s,
+                       &e,
+                       tcb->m_congState == TcpSocketState::CA_RECOVERY ||
+                           tcb->m_congState == TcpSocketState::CA_LOSS);
     if (rs.m_ackedSacked == 0)
     {
         m_impl->plb.Ack(tcb, rc, rs, SrttUs(), false, false);

@@ -1352,6 +1352,98 @@ static void test_calib_self_limited(void **state)
 	assert_int_equal(e.max_rate_bytes_ps, UNIT_RATE(rate) * 125 / 100);
 }
 
+/*
+ * A rate the learnt ceiling lowered in loss recovery restarts at an
+ * eighth of the ceiling at least and doubles at each completion below
+ * T_low, up to half the ceiling: a ceiling learnt in recovery (2 Mbit/s
+ * in a 16-to-1 incast on 100 Mbit/s) held the rate there after the
+ * estimate read the line and the queue had drained.  The engine's cuts
+ * in between keep the mark, a loss cut ends it; out of recovery the
+ * clamp does not mark the rate.
+ */
+static void test_calib_follow_line(void **state)
+{
+	struct timely_params p = calib_params(), e;
+	struct timely_state s;
+	u64 start = 25750000;	/* 206 Mbit/s */
+	u64 line = 12500000;	/* 100 Mbit/s */
+	u64 slow = 250000;	/* 2 Mbit/s */
+	u64 r;
+	u32 t = 0;
+
+	(void)state;
+	p.lr.floor_bytes_ps = 125000;
+	p.lr.headroom_pct = 25;
+	timely_state_init(&s, &p, start);
+	timely_effective(&p, &s, &e);
+	timely_follow_line(&s, &e, true);
+	assert_int_equal(s.rate_bytes_ps, start);
+	assert_int_equal(s.on_line, 0);
+	/* Out of recovery the clamp lowers the rate and that is all. */
+	timely_rate_sample(&s, &p, t += 1000, slow / 1000, 1000, false);
+	timely_effective(&p, &s, &e);
+	timely_follow_line(&s, &e, false);
+	assert_int_equal(s.rate_bytes_ps, UNIT_RATE(slow) * 125 / 100);
+	assert_int_equal(s.on_line, 0);
+	timely_on_completion_at(&s, &p, 100, t += 1000, true, 0);
+	timely_rate_sample(&s, &p, t += 1000, line / 1000, 1000, false);
+	timely_on_completion_at(&s, &p, 100, t += 1000, true, 0);
+	assert_int_equal(s.regime, TIMELY_AI_LOW);
+	assert_true(s.rate_bytes_ps < UNIT_RATE(slow) * 2);
+	timely_state_init(&s, &p, start);
+	/* In recovery: the clamp lowers the rate to its line. */
+	timely_rate_sample(&s, &p, t += 1000, slow / 1000, 1000, false);
+	timely_effective(&p, &s, &e);
+	timely_follow_line(&s, &e, true);
+	assert_int_equal(s.rate_bytes_ps, UNIT_RATE(slow) * 125 / 100);
+	assert_int_equal(s.on_line, 1);
+	/* The line rises: at an ACK the rate stays... */
+	timely_on_completion_at(&s, &p, 100, t += 1000, true, 0);
+	timely_rate_sample(&s, &p, t += 1000, line / 1000, 1000, false);
+	timely_effective(&p, &s, &e);
+	r = s.rate_bytes_ps;
+	timely_follow_line(&s, &e, true);
+	assert_int_equal(s.rate_bytes_ps, r);
+	assert_int_equal(s.on_line, 1);
+	/* A cut of the engine while the queue stands keeps the mark... */
+	timely_on_completion_at(&s, &p, 50000, t += 1000, true, 0);
+	assert_int_equal(s.regime, TIMELY_MD_HIGH);
+	assert_true(s.rate_bytes_ps < r);
+	assert_int_equal(s.on_line, 1);
+	/* ...and below T_low it restarts at an eighth of the line... */
+	r = s.rate_bytes_ps;
+	timely_on_completion_at(&s, &p, 100, t += 1000, true, 0);
+	timely_effective(&p, &s, &e);
+	assert_int_equal(s.regime, TIMELY_AI_LOW);
+	assert_int_equal(s.rate_bytes_ps, e.max_rate_bytes_ps / 8 +
+			 e.delta_bytes_ps);
+	assert_true(2 * r < e.max_rate_bytes_ps / 8);
+	assert_int_equal(s.on_line, 1);
+	/* ...then doubles at each completion below T_low... */
+	while (s.on_line) {
+		r = s.rate_bytes_ps;
+		timely_on_completion_at(&s, &p, 100, t += 1000, true, 0);
+		assert_true(s.rate_bytes_ps >=
+			    dcc_min_u64(2 * r, e.max_rate_bytes_ps / 2));
+		assert_true(s.rate_bytes_ps <=
+			    2 * r + e.hai_n * e.delta_bytes_ps);
+		assert_true(s.rate_bytes_ps <= e.max_rate_bytes_ps);
+	}
+	/* ...up to half the line, then the engine's increase. */
+	assert_true(s.rate_bytes_ps >= e.max_rate_bytes_ps / 2);
+	r = s.rate_bytes_ps;
+	timely_on_completion_at(&s, &p, 100, t += 1000, true, 0);
+	assert_true(s.rate_bytes_ps <= r + e.hai_n * e.delta_bytes_ps);
+	/* A loss cut unmarks it. */
+	timely_state_init(&s, &p, start);
+	timely_rate_sample(&s, &p, t += 1000, slow / 1000, 1000, false);
+	timely_effective(&p, &s, &e);
+	timely_follow_line(&s, &e, true);
+	assert_int_equal(s.on_line, 1);
+	timely_loss_cut_rate(&s, &e, TIMELY_LOSS_RECOVERY);
+	assert_int_equal(s.on_line, 0);
+}
+
 static void test_calib_base_window(void **state)
 {
 	struct timely_params p = calib_params();
@@ -2054,6 +2146,7 @@ int main(void)
 		cmocka_unit_test(test_calib_line_rate),
 		cmocka_unit_test(test_calib_app_limited_start),
 		cmocka_unit_test(test_calib_self_limited),
+		cmocka_unit_test(test_calib_follow_line),
 		cmocka_unit_test(test_calib_base_window),
 		cmocka_unit_test(test_calib_dest_floor),
 		cmocka_unit_test(test_floor_noise_end),

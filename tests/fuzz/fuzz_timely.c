@@ -22,9 +22,12 @@
  *  - the regime matches the sample: below T_low additive increase, above
  *    T_high the high cut, between them the gradient rules or the patched
  *    update; HAI only after hai_thresh non-positive gradients in a row;
- *  - an increase adds at most hai_n * delta, a cut takes at most max_dec
- *    of the rate (before the clamp); the patched update moves the rate
- *    by at most delta up and max_dec down;
+ *  - an increase adds at most hai_n * delta (a rate the clamp lowered in
+ *    recovery: doubles, or restarts at an eighth of the ceiling, first),
+ *    a cut takes at most max_dec of the rate (before the clamp); the
+ *    patched update moves the rate by at most delta up and max_dec down;
+ *  - a delivery-rate sample and the clamp that follows it only clamp the
+ *    rate, and mark it only in recovery and when they lowered it;
  *  - |rtt_diff| <= the documented limit, the gradient has its sign, a
  *    repeated sample strictly shrinks a non-zero rtt_diff (it decays to 0);
  *  - bytes counted towards the next completion stay below a segment; the
@@ -229,6 +232,11 @@ static void completion(struct sim *x, u32 rtt)
 	double keep = 1.0 - (double)dcc_min_u32(p->max_dec_fx, DCC_FX_ONE) /
 			    DCC_FX_ONE;
 	enum timely_regime g;
+	/*
+	 * A rate the clamp lowered in recovery doubles below T_low, from
+	 * an eighth of the ceiling at least.
+	 */
+	u64 up = s->on_line && r_eff < p->t_low_us ? 2 : 1;
 	u64 lo, hi, n;
 
 	g = timely_on_completion(s, p, rtt);
@@ -279,9 +287,10 @@ static void completion(struct sim *x, u32 rtt)
 	case TIMELY_AI:
 	case TIMELY_HAI:
 		FZ_CHECK(f, s->rate_bytes_ps >= dcc_min_u64(old, hi) &&
-			 s->rate_bytes_ps <= fz_max_u64(old + (g == TIMELY_HAI ?
-							       n : 1) * delta,
-							 lo),
+			 s->rate_bytes_ps <= fz_max_u64(fz_max_u64(up * old,
+							(up - 1) * hi / 8) +
+							(g == TIMELY_HAI ?
+							 n : 1) * delta, lo),
 			 "increase %llu -> %llu (delta %llu)",
 			 (unsigned long long)old,
 			 (unsigned long long)s->rate_bytes_ps,
@@ -414,8 +423,23 @@ static void ev_calibrated(struct sim *x, bool sample)
 	p.lr.headroom_pct = fz_range(f, 0, 1000);
 	x->now += fz_u32_edge(f) >> (fz_u8(f) & 31);
 	if (sample) {
+		bool in_loss = fz_bool(f), marked = x->s.on_line;
+		u64 before;
+
 		timely_rate_sample(&x->s, &p, x->now, fz_u64_edge(f),
 				   fz_u32_edge(f), fz_bool(f));
+		/* What the glue does next at every ACK: clamp, mark. */
+		timely_effective(&p, &x->s, &e);
+		before = x->s.rate_bytes_ps;
+		timely_follow_line(&x->s, &e, in_loss);
+		FZ_CHECK(f, x->s.rate_bytes_ps == timely_clamp_rate(&e, before),
+			 "follow_line %llu -> %llu",
+			 (unsigned long long)before,
+			 (unsigned long long)x->s.rate_bytes_ps);
+		FZ_CHECK(f, !x->s.on_line || marked ||
+			 (in_loss && x->s.rate_bytes_ps < before),
+			 "marked out of recovery or without a clamp");
+		x->bounded = false;
 	} else {
 		u32 rtt = fz_u8(f) & 1 ? fz_range(f, 1, 5000) :
 					 fz_u32_edge(f);
