@@ -769,6 +769,7 @@ static int __init timely_register(void)
 	BUILD_BUG_ON(sizeof(struct timely) > ICSK_CA_PRIV_SIZE);
 	BUILD_BUG_ON(ARRAY_SIZE(timely_mib_names) != TIMELY_MIB_MAX);
 	/* s.regime is the last decision, as get_info reports it. */
+	BUILD_BUG_ON(ilog2(TIMELY_REGIME_COUNT - 1) >= TIMELY_REGIME_BITS);
 	BUILD_BUG_ON((int)TIMELY_MD_GRAD != (int)TIMELY_R_MD_GRAD ||
 		     (int)TIMELY_PATCHED != (int)TIMELY_R_PATCHED ||
 		     (int)TIMELY_LOSS_RTO != (int)TIMELY_R_RTO ||

@@ -92,7 +92,11 @@ enum timely_regime {
 	TIMELY_LOSS_RTO,	/* retransmit timeout: cut by max_dec */
 	TIMELY_LOSS_RECOVERY,	/* fast recovery: cut by max_dec */
 	TIMELY_UNDO,		/* a loss cut taken back */
+	TIMELY_REGIME_COUNT
 };
+
+/* Width of timely_state.regime (one bit of the old 7 went to on_line). */
+#define TIMELY_REGIME_BITS	6
 
 /* Flags in timely_state.flags. */
 #define TIMELY_F_PREV_VALID	0x01	/* prev_rtt_us holds a sample */
@@ -122,7 +126,7 @@ struct timely_state {
 	u32 prev_rtt_us;	/* previous sample (if TIMELY_F_PREV_VALID) */
 	u32 acked_bytes;	/* bytes acked towards the next completion */
 	u32 seg_min_rtt_us:24;	/* smallest RTT in this completion (0: none) */
-	u32 regime:6;		/* enum timely_regime of the last decision */
+	u32 regime:TIMELY_REGIME_BITS;	/* enum timely_regime, last decision */
 	u32 new_path:1;		/* repathed, no completion since */
 	u32 on_line:1;		/* the clamp lowered the rate in recovery */
 	u32 base_rtt_us:21;	/* windowed minimum engine RTT (0: none yet) */
