@@ -6,10 +6,11 @@
 # The virtual-clock tests run in VM_SHARDS VMs at once (default: the
 # host's CPU count), which take them from one queue, longest first (see
 # below): a virtual-time guest's figures do not depend on the host's load,
-# so parallel VMs change the wall time, not the results.  The host-clock tests (the packaging tests, make run_vm_pkg)
-# then run in one VM of their own.  Each VM runs make run_tests (the
-# kernel's kselftest runner) and prints its TAP output and its own
-# "selftests: N passed, ..." line (one after the other, not interleaved).
+# so parallel VMs change the wall time, not the results.  The host-clock
+# tests (the packaging tests, make run_vm_pkg) then run in one VM of their
+# own.  Each VM runs make run_tests (the kernel's kselftest runner) and
+# prints its TAP output and its own "selftests: N passed, ..." line (one
+# after the other, not interleaved).
 # After the virtual-clock VMs, the host's wall time of each test.  Exit
 # status 1 if any VM failed or a test of the queue has no result.
 set -u
