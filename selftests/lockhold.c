@@ -6,16 +6,26 @@
  *   lockhold [-C CC] [-H HOLD_MS] [-i EVERY_MS] [-t SECS] ADDR PORT
  *
  * Sends to ADDR:PORT (a sink that reads to EOF, e.g. "incast -s PORT")
- * for SECS seconds (default 5).  With HOLD_MS > 0, every EVERY_MS
- * (default 25) one send() copies from a page registered with userfaultfd
- * and not yet populated: the copy faults inside tcp_sendmsg(), with the
- * socket lock held, and a second thread resolves the fault only HOLD_MS
- * later.  ACKs that arrive meanwhile are timestamped on receipt but wait
- * in the socket backlog until the lock is released: endpoint delay, not
- * network delay.  Prints one line: "bytes=B holds=N held_ms=T".
+ * for SECS seconds (default 5).  With HOLD_MS > 0 a second thread holds
+ * the socket's lock for HOLD_MS, then waits EVERY_MS (default 25), and
+ * again: it attaches a socket filter (SO_ATTACH_FILTER, which needs
+ * CAP_NET_ADMIN on a TCP socket) whose one instruction lies on a page
+ * registered with userfaultfd and not yet populated.  The kernel copies
+ * the program in with the socket lock held (sk_setsockopt()), the copy
+ * faults, and a third thread resolves the fault only HOLD_MS later with
+ * an accept-all instruction.  ACKs that arrive meanwhile are timestamped
+ * on receipt but wait in the socket backlog until the lock is released:
+ * endpoint delay, not network delay.
+ *
+ * The holds keep their clock whatever the flow does: a hold needs no room
+ * in the send buffer (a send() that faulted on the page held the lock
+ * only once the socket was writable again, a handful of times a phase
+ * once the endpoint window was at its floor).  Prints one line:
+ * "bytes=B holds=N held_ms=T".
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/filter.h>
 #include <linux/tcp.h>
 #include <linux/userfaultfd.h>
 #include <netinet/in.h>
@@ -43,6 +53,8 @@ static char *fill;		/* what the fault handler copies in */
 static int uffd;
 static int hold_ms;
 static volatile long long held_us;
+static int sock_fd, every_ms = 25;
+static volatile int holds, stop;
 
 /* Resolve each fault on the trap page HOLD_MS after it happened. */
 static void *handler(void *arg)
@@ -94,7 +106,9 @@ static void setup_trap(void)
 		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (trap == MAP_FAILED || fill == MAP_FAILED)
 		die("mmap");
-	memset(fill, 'x', page);
+	/* The program the held copy reads: accept every packet. */
+	*(struct sock_filter *)fill =
+		(struct sock_filter)BPF_STMT(BPF_RET | BPF_K, 0xffffffff);
 	uffd = syscall(__NR_userfaultfd, O_CLOEXEC);
 	if (uffd < 0)
 		die("userfaultfd");
@@ -109,14 +123,43 @@ static void setup_trap(void)
 		die("pthread_create");
 }
 
+/*
+ * Wait EVERY_MS, hold the socket lock for HOLD_MS (the fault on the trap
+ * page), and again until the sending ends.
+ */
+static void *holder(void *arg)
+{
+	struct sock_fprog prog = {
+		.len = 1,
+		.filter = (struct sock_filter *)trap,
+	};
+	struct timespec d = {
+		.tv_sec = every_ms / 1000,
+		.tv_nsec = (every_ms % 1000) * 1000000L,
+	};
+
+	(void)arg;
+	while (!stop) {
+		nanosleep(&d, NULL);
+		/* Unpopulate the trap; the filter's copy faults on it. */
+		if (madvise(trap, page, MADV_DONTNEED))
+			die("madvise");
+		if (setsockopt(sock_fd, SOL_SOCKET, SO_ATTACH_FILTER, &prog,
+			       sizeof(prog)))
+			die("setsockopt(SO_ATTACH_FILTER)");
+		holds++;
+	}
+	return NULL;
+}
+
 int main(int argc, char **argv)
 {
 	static char buf[CHUNK];
 	struct sockaddr_in sa = { .sin_family = AF_INET };
 	const char *cc = NULL;
-	int every_ms = 25, secs = 5, fd, opt;
-	long long end, next_hold, bytes = 0;
-	int holds = 0;
+	int secs = 5, fd, opt;
+	long long end, bytes = 0;
+	pthread_t th;
 	ssize_t n;
 
 	while ((opt = getopt(argc, argv, "C:H:i:t:")) != -1) {
@@ -146,22 +189,18 @@ int main(int argc, char **argv)
 	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)))
 		die("connect");
 	end = now_us() + secs * 1000000LL;
-	next_hold = now_us() + every_ms * 1000LL;
+	sock_fd = fd;
+	if (hold_ms > 0 && pthread_create(&th, NULL, holder, NULL))
+		die("pthread_create");
 	while (now_us() < end) {
-		if (hold_ms > 0 && now_us() >= next_hold) {
-			/* Unpopulate the trap; this send faults on it. */
-			if (madvise(trap, page, MADV_DONTNEED))
-				die("madvise");
-			n = send(fd, trap, page, 0);
-			holds++;
-			next_hold = now_us() + every_ms * 1000LL;
-		} else {
-			n = send(fd, buf, sizeof(buf), 0);
-		}
+		n = send(fd, buf, sizeof(buf), 0);
 		if (n < 0)
 			die("send");
 		bytes += n;
 	}
+	stop = 1;
+	if (hold_ms > 0)
+		pthread_join(th, NULL);
 	shutdown(fd, SHUT_WR);
 	while (read(fd, buf, sizeof(buf)) > 0)
 		;

@@ -3,8 +3,10 @@
 #
 # ACK receive timestamps split swift's delay into fabric and endpoint delay
 # (Documentation/timestamps.rst), with software stamps (tstamp=software):
-#  - lock hold: the sender holds its socket lock for HOLD_MS every EVERY_MS
-#    (lockhold: a send() that faults on a userfaultfd page), so ACKs wait
+#  - lock hold: the sender holds its socket lock for HOLD_MS, every EVERY_MS
+#    after the last (lockhold: a thread whose SO_ATTACH_FILTER faults on a
+#    userfaultfd page; on its own clock, whether or not the socket can take
+#    more data), so ACKs wait
 #    in the socket backlog after they arrived: the endpoint delay rises and
 #    the endpoint window shrinks; the fabric delay stays near the base RTT
 #    and the fabric window stays above the endpoint window; the same hold
@@ -27,13 +29,6 @@ RATE=${RATE:-1000}		# Mbit/s: no bottleneck but the hosts' CPUs
 DELAY=${DELAY:-250}		# us, netem on the ACK path
 LIMIT=${LIMIT:-1000}		# packets of FIFO at the bottleneck
 SECS=${SECS:-5}
-# The hold phase with stamps runs longer: swift's endpoint window falls to
-# its minimum after the first holds, lockhold's blocking send() returns
-# only when the socket is writable again, and a 5 s phase held 3-5 times,
-# 2-3 of them after the 2 s the summary skips; a run in which none caught
-# an ACK early in its hold read an endpoint EWMA max of 654 us (4956-4982
-# in the runs in which one did) and failed the check below.
-HOLD_SECS=${HOLD_SECS:-12}
 HOLD_MS=${HOLD_MS:-20}
 EVERY_MS=${EVERY_MS:-20}
 NETEM_MS=${NETEM_MS:-8}
@@ -54,21 +49,19 @@ tstate() { awk -v k="$1" '$1 == k { print $2 }' "$TSTATE"; }
 
 swift_stat() { mod_stat "$NS_CLI" tcp_swift_stat "$1"; }
 
-# phase NAME HOLD_MS NETEM_STEP_MS: one lockhold flow of SECS seconds
-# (HOLD_SECS for the phase named hold); with
+# phase NAME HOLD_MS NETEM_STEP_MS: one lockhold flow of SECS seconds; with
 # a netem step, the ACK-path delay rises by that much after 1.5 s.  Over
 # the trace events from 2 s on (settled), or from the step, prints
 #   fabric_p50_us ep_p50_us ep_max_us fcwnd_min fcwnd_p50 ecwnd_min
 #   ecwnd_p50 events fabric_cuts endpoint_cuts
 # (delays in us, windows in 1/1000 packet, cuts counted over the flow).
 phase() {
-	local name=$1 hold=$2 step=$3 pid out fd0 ed0 secs=$SECS
-	[ "$name" != hold ] || secs=$HOLD_SECS
+	local name=$1 hold=$2 step=$3 pid out fd0 ed0
 	fd0=$(swift_stat SwiftDelayDecrease)
 	ed0=$(swift_stat SwiftEndpointDecrease)
 	trace_start "$EV" || return 1
 	in_cli "$DCC_BIN/lockhold" -C swift -H "$hold" -i "$EVERY_MS" \
-		-t "$secs" "$SRV_IP" "$PORT" > "/tmp/lockhold.$$" 2>&1 &
+		-t "$SECS" "$SRV_IP" "$PORT" > "/tmp/lockhold.$$" 2>&1 &
 	pid=$!
 	sleep 1.5
 	# With a step, from the step on (the fabric window falls to its
