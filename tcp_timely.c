@@ -516,7 +516,8 @@ static void timely_cong_control(DCC_CONG_CONTROL_ARGS)
 		[DCC_TS_V_REJECTED] = TIMELY_MIB_TS_REJECTED,
 	};
 	u32 acked, seg = READ_ONCE(segment_bytes), rtt, n, k, floor;
-	u32 end_us = 0, low_us = 0, hash;
+	u32 end_us = 0, low_us = 0, hash, rs_us;
+	u64 rs_bytes;
 	u8 raised = 0;
 	bool plb_sample = false, plb_above = false;
 	u32 plb_rtt = 0;
@@ -527,19 +528,15 @@ static void timely_cong_control(DCC_CONG_CONTROL_ARGS)
 
 	rcu_read_lock();
 	g = dcc_param_block_get(&timely_pb);
-	/* Every delivery-rate sample teaches the line-rate estimator. */
-	if (rs->delivered > 0 && rs->interval_us > 0)
-		timely_rate_sample(&ca->s, g, (u32)tp->tcp_mstamp,
-				   (u64)rs->delivered * tp->mss_cache,
-				   (u32)min_t(long, rs->interval_us, U32_MAX),
-				   rs->is_app_limited);
-	timely_effective(g, &ca->s, &e);
 	/*
-	 * The rate follows the learnt ceiling (timely_follow_line()); that
-	 * is no decision of the engine, so no trace event and no counter.
+	 * Every delivery-rate sample teaches the line-rate estimator, and
+	 * the rate follows the learnt ceiling (timely_ack_line()).
 	 */
-	timely_follow_line(&ca->s, &e,
-			   inet_csk(sk)->icsk_ca_state >= TCP_CA_Recovery);
+	rs_bytes = rs->delivered > 0 ? (u64)rs->delivered * tp->mss_cache : 0;
+	rs_us = (u32)clamp_t(long, rs->interval_us, 0, U32_MAX);
+	timely_ack_line(&ca->s, g, (u32)tp->tcp_mstamp, rs_bytes, rs_us,
+			rs->is_app_limited,
+			inet_csk(sk)->icsk_ca_state >= TCP_CA_Recovery, &e);
 
 	/*
 	 * With timestamps the RTT the engine sees is the fabric delay:

@@ -902,6 +902,28 @@ static inline void timely_effective(const struct timely_params *p,
 }
 
 /*
+ * What every ACK does to the rate before the engine sees it, in one
+ * place for the kernel glue, the ns-3 model and the fuzz harness: feed
+ * the ACK's delivery-rate sample (delivered_bytes or interval_us 0: none)
+ * to the line-rate estimator, take the effective parameters into e (the
+ * caller uses them for the rest of the ACK), and let the rate follow the
+ * learnt ceiling (timely_follow_line(); in_loss: the socket in Recovery
+ * or Loss).  No decision of the engine: no trace event, no counter.
+ */
+static inline void timely_ack_line(struct timely_state *s,
+				   const struct timely_params *p,
+				   u32 now_us, u64 delivered_bytes,
+				   u32 interval_us, bool app_limited,
+				   bool in_loss, struct timely_params *e)
+{
+	if (delivered_bytes && interval_us)
+		timely_rate_sample(s, p, now_us, delivered_bytes, interval_us,
+				   app_limited);
+	timely_effective(p, s, e);
+	timely_follow_line(s, e, in_loss);
+}
+
+/*
  * The RTT the safeguard window covers (times the rate and cwnd_gain_pct):
  * the base RTT, or before the first completion measures one the
  * connection's smallest RTT sample (the handshake's; 0 if none), and at

@@ -205,13 +205,15 @@ TcpTimelyModel::CongControl(Ptr<TcpSocketState> tcb,
 
     RttSample(rawRtt);
     uint32_t rateUs = RateIntervalUs(tcb, rs);
-    if (rateUs)
-        timely_rate_sample(s, p, now, (u64)rs.m_delivered, rateUs, rs.m_isAppLimited);
-    timely_effective(p, s, &e);
-    timely_follow_line(s,
-                       &e,
-                       tcb->m_congState == TcpSocketState::CA_RECOVERY ||
-                           tcb->m_congState == TcpSocketState::CA_LOSS);
+    timely_ack_line(s,
+                    p,
+                    now,
+                    (u64)rs.m_delivered,
+                    rateUs,
+                    rs.m_isAppLimited,
+                    tcb->m_congState == TcpSocketState::CA_RECOVERY ||
+                        tcb->m_congState == TcpSocketState::CA_LOSS,
+                    &e);
     if (rs.m_ackedSacked == 0)
     {
         m_impl->plb.Ack(tcb, rc, rs, SrttUs(), false, false);

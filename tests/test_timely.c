@@ -1375,14 +1375,12 @@ static void test_calib_follow_line(void **state)
 	p.lr.floor_bytes_ps = 125000;
 	p.lr.headroom_pct = 25;
 	timely_state_init(&s, &p, start);
-	timely_effective(&p, &s, &e);
-	timely_follow_line(&s, &e, true);
+	timely_ack_line(&s, &p, t, 0, 0, false, true, &e);
 	assert_int_equal(s.rate_bytes_ps, start);
 	assert_int_equal(s.on_line, 0);
 	/* Out of recovery the clamp lowers the rate and that is all. */
-	timely_rate_sample(&s, &p, t += 1000, slow / 1000, 1000, false);
-	timely_effective(&p, &s, &e);
-	timely_follow_line(&s, &e, false);
+	timely_ack_line(&s, &p, t += 1000, slow / 1000, 1000, false, false,
+			&e);
 	assert_int_equal(s.rate_bytes_ps, UNIT_RATE(slow) * 125 / 100);
 	assert_int_equal(s.on_line, 0);
 	timely_on_completion_at(&s, &p, 100, t += 1000, true, 0);
@@ -1392,17 +1390,15 @@ static void test_calib_follow_line(void **state)
 	assert_true(s.rate_bytes_ps < UNIT_RATE(slow) * 2);
 	timely_state_init(&s, &p, start);
 	/* In recovery: the clamp lowers the rate to its line. */
-	timely_rate_sample(&s, &p, t += 1000, slow / 1000, 1000, false);
-	timely_effective(&p, &s, &e);
-	timely_follow_line(&s, &e, true);
+	timely_ack_line(&s, &p, t += 1000, slow / 1000, 1000, false, true,
+			&e);
 	assert_int_equal(s.rate_bytes_ps, UNIT_RATE(slow) * 125 / 100);
 	assert_int_equal(s.on_line, 1);
 	/* The line rises: at an ACK the rate stays... */
 	timely_on_completion_at(&s, &p, 100, t += 1000, true, 0);
-	timely_rate_sample(&s, &p, t += 1000, line / 1000, 1000, false);
-	timely_effective(&p, &s, &e);
 	r = s.rate_bytes_ps;
-	timely_follow_line(&s, &e, true);
+	timely_ack_line(&s, &p, t += 1000, line / 1000, 1000, false, true,
+			&e);
 	assert_int_equal(s.rate_bytes_ps, r);
 	assert_int_equal(s.on_line, 1);
 	/* A cut of the engine while the queue stands keeps the mark... */
@@ -1436,9 +1432,8 @@ static void test_calib_follow_line(void **state)
 	assert_true(s.rate_bytes_ps <= r + e.hai_n * e.delta_bytes_ps);
 	/* A loss cut unmarks it. */
 	timely_state_init(&s, &p, start);
-	timely_rate_sample(&s, &p, t += 1000, slow / 1000, 1000, false);
-	timely_effective(&p, &s, &e);
-	timely_follow_line(&s, &e, true);
+	timely_ack_line(&s, &p, t += 1000, slow / 1000, 1000, false, true,
+			&e);
 	assert_int_equal(s.on_line, 1);
 	timely_loss_cut_rate(&s, &e, TIMELY_LOSS_RECOVERY);
 	assert_int_equal(s.on_line, 0);

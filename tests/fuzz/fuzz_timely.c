@@ -426,12 +426,10 @@ static void ev_calibrated(struct sim *x, bool sample)
 		bool in_loss = fz_bool(f), marked = x->s.on_line;
 		u64 before;
 
-		timely_rate_sample(&x->s, &p, x->now, fz_u64_edge(f),
-				   fz_u32_edge(f), fz_bool(f));
-		/* What the glue does next at every ACK: clamp, mark. */
-		timely_effective(&p, &x->s, &e);
 		before = x->s.rate_bytes_ps;
-		timely_follow_line(&x->s, &e, in_loss);
+		/* What the glue does at every ACK: sample, clamp, mark. */
+		timely_ack_line(&x->s, &p, x->now, fz_u64_edge(f),
+				fz_u32_edge(f), fz_bool(f), in_loss, &e);
 		FZ_CHECK(f, x->s.rate_bytes_ps == timely_clamp_rate(&e, before),
 			 "follow_line %llu -> %llu",
 			 (unsigned long long)before,
