@@ -32,6 +32,7 @@
 #include <arpa/inet.h>
 #include <poll.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,9 +53,9 @@ static char *trap;		/* one page, registered with userfaultfd */
 static char *fill;		/* what the fault handler copies in */
 static int uffd;
 static int hold_ms;
-static volatile long long held_us;
+static atomic_llong held_us;
 static int sock_fd, every_ms = 25;
-static volatile int holds, stop;
+static atomic_int holds, stop;
 
 /* Resolve each fault on the trap page HOLD_MS after it happened. */
 static void *handler(void *arg)
@@ -164,12 +165,21 @@ int main(int argc, char **argv)
 
 	while ((opt = getopt(argc, argv, "C:H:i:t:")) != -1) {
 		switch (opt) {
-		case 'C': cc = optarg; break;
-		case 'H': hold_ms = atoi(optarg); break;
-		case 'i': every_ms = atoi(optarg); break;
-		case 't': secs = atoi(optarg); break;
+		case 'C':
+			cc = optarg;
+			break;
+		case 'H':
+			hold_ms = atoi(optarg);
+			break;
+		case 'i':
+			every_ms = atoi(optarg);
+			break;
+		case 't':
+			secs = atoi(optarg);
+			break;
 		default:
-			fprintf(stderr, "usage: %s [-C cc] [-H hold_ms] [-i every_ms] [-t secs] addr port\n",
+			fprintf(stderr,
+				"usage: %s [-C cc] [-H hold_ms] [-i every_ms] [-t secs] addr port\n",
 				argv[0]);
 			return 2;
 		}
