@@ -83,7 +83,8 @@ S5_RPC_GAP_US=${S5_RPC_GAP_US:-1000}	# idle between requests
 
 # 6. Two-path IPv6 fabric (lib.sh topo_twopath), path A congested by a
 #    cubic IPv4 flow pinned to it; on-off RPC clients with and without PLB.
-S6_CCS=${S6_CCS:-"cubic swift swift+plb timely-patched timely-patched+plb"}
+#    Both timely variants: issue 16 asks the row of each.
+S6_CCS=${S6_CCS:-"cubic swift swift+plb timely timely+plb timely-patched timely-patched+plb"}
 S6_RATE_A=${S6_RATE_A:-20}		# Mbit/s, path A (congested)
 S6_RATE_B=${S6_RATE_B:-50}		# Mbit/s, path B
 S6_LIMIT=${S6_LIMIT:-100}		# packets per path
