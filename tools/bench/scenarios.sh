@@ -375,13 +375,14 @@ s6_trace_save() {	# OUT
 		echo 0 > "$TRACEFS/events/tcp/$f/enable" 2>/dev/null
 		echo 0 > "$TRACEFS/events/tcp/$f/filter" 2>/dev/null
 	done
+	grep -E "swift_update:|timely_update:|tcp_retransmit_skb:|tcp_probe:|plb_repath:|rto:|tlp:" \
+		"$TRACEFS/trace" | gzip > "$1.cctrace.gz"
+	# Removing a kprobe event empties the trace buffer: after the copy.
 	if [ -d "$TRACEFS/events/dcc_s6" ]; then
 		echo 0 > "$TRACEFS/events/dcc_s6/enable"
 		echo "-:dcc_s6/rto" >> "$TRACEFS/kprobe_events"
 		echo "-:dcc_s6/tlp" >> "$TRACEFS/kprobe_events"
 	fi
-	grep -E "swift_update:|timely_update:|tcp_retransmit_skb:|tcp_probe:|plb_repath:|rto:|tlp:" \
-		"$TRACEFS/trace" | gzip > "$1.cctrace.gz"
 	echo local > "$TRACEFS/trace_clock" 2>/dev/null
 	in_cli cat /proc/net/tcp_swift_stat > "$1.swiftstat" 2>/dev/null
 }

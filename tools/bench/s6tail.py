@@ -1,0 +1,374 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Where scenario 6's slow RPCs come from, from a traced run.
+
+    tools/bench/s6tail.py DIR [--cc CC] [--slow X] [--show N]
+
+DIR is a bench result (BENCH_OUT) of scenario 6 run with S6_TRACE=1
+(tools/bench/scenarios.sh keeps, per run CC.R: the clients' RPC_EACH
+lines CC.R.cN.each, the ftrace text CC.R.cctrace.gz on the mono clock,
+the client's capture CC.R.cli.pcap and the paths' CC.R.a.pcap and
+CC.R.b.pcap).  For every run of CC (default: every traced row), every
+RPC slower than X times the median of the row's RPCs (default 3) is
+tied to one mechanism, the first of these that its trace shows:
+
+  rto       a retransmit timeout fired during the RPC (kprobe on
+            tcp_enter_loss beside a retransmission of its connection,
+            or swift_update reason=rto)
+  recovery  a retransmission without a timeout (fast retransmit, loss
+            probe)
+  path-a    some of its data packets left RTR on path A
+  paced     swift's window below two packets when the RPC began: TCP
+            sends it paced, a packet every rtt_p / cwnd
+  window    a window of 2 packets or more, but the RPC's packets left
+            the client in more than 3 round trips' worth of bursts
+  queue     none of the above: its packets waited in path B's FIFO
+
+and the counts are printed with each slow RPC's evidence (--show N
+prints the N slowest RPCs' whole timelines).  python3 stdlib only.
+"""
+import glob
+import gzip
+import os
+import re
+import statistics
+import struct
+import sys
+
+LINE = re.compile(r'^\s*(.*?)-(\d+)\s+\[(\d+)\]\s+(?:\S+\s+)?([\d.]+):\s+'
+                  r'([\w]+):\s+(.*)$')
+KV = re.compile(r'(\w+)=(\S+)')
+PORT = 7000
+
+
+def read_pcap(path):
+    """[(t_s, sport, dport, seq, ack, paylen, flags, flowlabel)] of the
+    IPv6 TCP packets of an Ethernet capture (timestamps real time)."""
+    out = []
+    if not os.path.exists(path):
+        return out
+    with open(path, 'rb') as f:
+        data = f.read()
+    if len(data) < 24:
+        return out
+    magic = struct.unpack('<I', data[:4])[0]
+    if magic in (0xa1b2c3d4, 0xa1b23c4d):
+        end = '<'
+    else:
+        end = '>'
+        magic = struct.unpack('>I', data[:4])[0]
+    div = 1e9 if magic == 0xa1b23c4d else 1e6
+    off = 24
+    while off + 16 <= len(data):
+        sec, frac, incl, _ = struct.unpack(end + 'IIII', data[off:off + 16])
+        pkt = data[off + 16:off + 16 + incl]
+        off += 16 + incl
+        if len(pkt) < 14 + 40 or pkt[12:14] != b'\x86\xdd':
+            continue
+        ip = pkt[14:]
+        label = struct.unpack('>I', ip[:4])[0] & 0xfffff
+        plen = struct.unpack('>H', ip[4:6])[0]
+        nh = ip[6]
+        o = 40
+        while nh in (0, 43, 60) and o + 2 <= len(ip):
+            nh, hl = ip[o], (ip[o + 1] + 1) * 8
+            plen -= hl
+            o += hl
+        if nh != 6 or o + 20 > len(ip):
+            continue
+        sp, dp, seq, ack, doff = struct.unpack('>HHIIB', ip[o:o + 13])
+        flags = ip[o + 13]
+        paylen = plen - (doff >> 4) * 4
+        out.append((sec + frac / div, sp, dp, seq, ack, paylen, flags,
+                    label))
+    return out
+
+
+def read_trace(path):
+    """{sport: [(t_s, event, {k: v})]} of the client sockets' events,
+    and the kprobe events [(t_s, name, cpu)]."""
+    per = {}
+    kp = []
+    if not os.path.exists(path):
+        return per, kp
+    with gzip.open(path, 'rt', errors='replace') as f:
+        for line in f:
+            m = LINE.match(line)
+            if not m:
+                continue
+            t = float(m.group(4))
+            ev = m.group(5)
+            kv = dict(KV.findall(m.group(6)))
+            if ev in ('rto', 'tlp'):
+                kp.append((t, ev, m.group(3)))
+                continue
+            if ev == 'tcp_probe':
+                sp = kv.get('src', '').rsplit(':', 1)[-1]
+                dp = kv.get('dest', '').rsplit(':', 1)[-1]
+            else:
+                sp, dp = kv.get('sport'), kv.get('dport')
+            if dp != str(PORT) or not sp:
+                continue
+            per.setdefault(int(sp), []).append((t, ev, kv))
+    return per, kp
+
+
+def read_each(path):
+    """(port, [(index, mono_s, real_s, dur_s)]) of one client."""
+    port = None
+    rpcs = []
+    with open(path) as f:
+        for line in f:
+            if line.startswith('port='):
+                port = int(line[5:])
+                continue
+            p = line.split()
+            if len(p) == 4:
+                rpcs.append((int(p[0]), int(p[1]) / 1e6, int(p[2]) / 1e6,
+                             int(p[3]) / 1e6))
+    return port, rpcs
+
+
+def seq_after(a, b):
+    return ((a - b) & 0xffffffff) < 0x80000000 and a != b
+
+
+class Run:
+    """One traced run CC.R of scenario 6."""
+
+    def __init__(self, d, tag):
+        self.tag = tag
+        self.clients = {}
+        for p in sorted(glob.glob(os.path.join(d, tag + '.c*.each'))):
+            port, rpcs = read_each(p)
+            if port:
+                self.clients[port] = rpcs
+        self.ev, self.kp = read_trace(os.path.join(d, tag + '.cctrace.gz'))
+        # real - mono, from the clients' lines (the same instant).
+        offs = [r[2] - r[1] for rp in self.clients.values() for r in rp]
+        self.off = statistics.median(offs) if offs else 0.0
+        self.cli = read_pcap(os.path.join(d, tag + '.cli.pcap'))
+        self.path = {}
+        for p in ('a', 'b'):
+            for pk in read_pcap(os.path.join(d, '%s.%s.pcap' % (tag, p))):
+                if pk[5] > 0:
+                    self.path.setdefault(pk[1], []).append(
+                        (pk[0], p.upper(), pk[3], pk[7]))
+        for v in self.path.values():
+            v.sort()
+
+    def mono(self, real):
+        return real - self.off
+
+    def events(self, port, t0, t1):
+        return [e for e in self.ev.get(port, []) if t0 <= e[0] <= t1]
+
+    def last_swift(self, port, t):
+        last = None
+        for e in self.ev.get(port, []):
+            if e[0] > t:
+                break
+            if e[1] == 'swift_update':
+                last = e
+        return last
+
+    def analyse(self, port, rpc):
+        """The evidence of one RPC: a dict."""
+        _, m0, r0, dur = rpc
+        m1 = m0 + dur
+        r1 = r0 + dur
+        out = {'port': port, 'idx': rpc[0], 'start': m0, 'dur': dur}
+        ev = self.events(port, m0, m1)
+        out['retx'] = [e for e in ev if e[1] == 'tcp_retransmit_skb']
+        # A kprobe (any socket) within 50 us before one of this
+        # connection's retransmissions: the timeout or probe that sent it.
+        rto = []
+        tlp = []
+        for e in out['retx']:
+            for k in self.kp:
+                if e[0] - 50e-6 <= k[0] <= e[0]:
+                    (rto if k[1] == 'rto' else tlp).append(e[0])
+        out['rto'] = sorted(set(rto))
+        out['tlp'] = sorted(set(tlp))
+        out['swift_rto'] = [e for e in ev if e[1] == 'swift_update' and
+                            e[2].get('reason') in ('rto', 'rto_reset')]
+        out['recov'] = [e for e in ev if e[1] == 'swift_update' and
+                        e[2].get('reason') == 'recovery']
+        out['repath'] = [e for e in ev if e[1] == 'plb_repath']
+        out['updates'] = [e for e in ev if e[1] == 'swift_update']
+        out['probes'] = [e for e in ev if e[1] == 'tcp_probe']
+        before = self.last_swift(port, m0)
+        out['before'] = before
+        # The data packets as they left RTR, by path (real time).
+        pk = [p for p in self.path.get(port, []) if r0 <= p[0] <= r1 + 0.001]
+        out['paths'] = ''.join(sorted({p[1] for p in pk}))
+        out['labels'] = sorted({'%05x' % p[3] for p in pk})
+        out['n_a'] = sum(1 for p in pk if p[1] == 'A')
+        out['n_b'] = sum(1 for p in pk if p[1] == 'B')
+        # The client's own view: its data packets out, ACKs and the reply in.
+        sent = [p for p in self.cli if p[1] == port and p[2] == PORT and
+                p[5] > 0 and r0 - 0.0005 <= p[0] <= r1]
+        acks = [p for p in self.cli if p[2] == port and p[1] == PORT and
+                r0 - 0.0005 <= p[0] <= r1 + 0.0005]
+        out['sent'] = sent
+        out['acks'] = acks
+        if sent:
+            gaps = [b[0] - a[0] for a, b in zip(sent, sent[1:])]
+            out['send_span'] = sent[-1][0] - sent[0][0]
+            out['max_gap'] = max(gaps) if gaps else 0.0
+            hi = sent[0][3]
+            re_n = 0
+            for p in sent[1:]:
+                if seq_after(p[3] + 1, hi) or p[3] == hi:
+                    hi = p[3] if seq_after(p[3], hi) else hi
+                else:
+                    re_n += 1
+            out['wire_retx'] = re_n
+            out['first_out'] = sent[0][0] - r0
+            out['last_out'] = sent[-1][0] - r0
+        else:
+            out['send_span'] = out['max_gap'] = 0.0
+            out['wire_retx'] = 0
+            out['first_out'] = out['last_out'] = float('nan')
+        out['npk'] = len(sent)
+        return out
+
+
+def classify(a, paced_mpkt=2000):
+    if a['rto'] or a['swift_rto']:
+        return 'rto'
+    if a['retx'] or a['wire_retx'] or a['recov']:
+        return 'recovery'
+    if a['n_a']:
+        return 'path-a'
+    b = a['before']
+    if b is not None:
+        kv = b[2]
+        w = min(int(kv['fcwnd'].split('->')[1]),
+                int(kv['ecwnd'].split('->')[1]))
+        if w < paced_mpkt:
+            return 'paced'
+    srtts = [int(p[2]['srtt']) for p in a['probes'] if 'srtt' in p[2]]
+    rtt = (min(srtts) / 1e6) if srtts else 0.0005
+    if a['send_span'] > 3 * max(rtt, 0.0005) and a['max_gap'] > rtt:
+        return 'window'
+    return 'queue'
+
+
+def win(e):
+    if e is None:
+        return '-'
+    kv = e[2]
+    return 'f %s e %s d %s t %s' % (kv['fcwnd'].split('->')[1],
+                                    kv['ecwnd'].split('->')[1],
+                                    kv.get('delay_us'), kv.get('target_us'))
+
+
+def show(run, a):
+    print('  %s port %d rpc %d at %.6f: %.1f ms, %d pkts, first out '
+          '+%.2f ms, last out +%.2f ms, max gap %.2f ms, paths %s %s' %
+          (run.tag, a['port'], a['idx'], a['start'], a['dur'] * 1e3,
+           a['npk'], a['first_out'] * 1e3, a['last_out'] * 1e3,
+           a['max_gap'] * 1e3, a['paths'] or '-', ','.join(a['labels'])))
+    print('    window before: %s' % win(a['before']))
+    evs = sorted(a['updates'] + a['retx'] + a['repath'] + a['probes'],
+                 key=lambda e: e[0])
+    for k in a['rto']:
+        evs.append((k, 'RTO', {}))
+    for k in a['tlp']:
+        evs.append((k, 'TLP', {}))
+    evs.sort(key=lambda e: e[0])
+    for e in evs:
+        kv = e[2]
+        if e[1] == 'swift_update':
+            s = '%s fcwnd=%s ecwnd=%s delay=%s target=%s base=%s ep=%s' % (
+                kv['reason'], kv['fcwnd'], kv['ecwnd'], kv['delay_us'],
+                kv['target_us'], kv['base_us'], kv['ep_us'])
+        elif e[1] == 'tcp_probe':
+            s = 'cwnd=%s srtt=%s una=%s nxt=%s' % (
+                kv.get('snd_cwnd'), kv.get('srtt'), kv.get('snd_una'),
+                kv.get('snd_nxt'))
+        elif e[1] == 'plb_repath':
+            s = '%s %s' % (kv.get('event'), kv.get('txhash'))
+        else:
+            s = ' '.join('%s=%s' % x for x in kv.items()
+                         if x[0] in ('state',))
+        print('    +%8.3f ms %-18s %s' % ((e[0] - a['start']) * 1e3, e[1], s))
+
+
+def main(argv):
+    args = argv[1:]
+    d = None
+    ccs = None
+    slow_x = 3.0
+    nshow = 0
+    while args:
+        a = args.pop(0)
+        if a == '--cc':
+            ccs = args.pop(0).split(',')
+        elif a == '--slow':
+            slow_x = float(args.pop(0))
+        elif a == '--show':
+            nshow = int(args.pop(0))
+        else:
+            d = a
+    if not d:
+        print(__doc__)
+        return 2
+    raw = os.path.join(d, 'raw', 's6')
+    if not os.path.isdir(raw):
+        raw = d
+    tags = sorted({os.path.basename(p)[:-len('.cctrace.gz')] for p in
+                   glob.glob(os.path.join(raw, '*.cctrace.gz'))})
+    rows = {}
+    for t in tags:
+        cc = t.rsplit('.', 1)[0]
+        if ccs and cc not in ccs:
+            continue
+        rows.setdefault(cc, []).append(t)
+    for cc, ts in rows.items():
+        runs = [Run(raw, t) for t in ts]
+        allrpc = [r[3] for run in runs for rp in run.clients.values()
+                  for r in rp]
+        if not allrpc:
+            continue
+        med = statistics.median(allrpc)
+        print('%s: %d runs, %d RPCs, median %.2f ms; slow: > %.1f x = '
+              '%.2f ms' % (cc, len(runs), len(allrpc), med * 1e3, slow_x,
+                           slow_x * med * 1e3))
+        counts = {}
+        slow = []
+        for run in runs:
+            p99 = []
+            for port, rp in sorted(run.clients.items()):
+                ts_ = sorted(r[3] for r in rp)
+                n = len(ts_)
+                p99.append(ts_[(n * 99 - 1) // 100] if n else 0)
+                for r in rp:
+                    if r[3] > slow_x * med:
+                        a = run.analyse(port, r)
+                        a['cls'] = classify(a)
+                        slow.append((run, a))
+                        counts[a['cls']] = counts.get(a['cls'], 0) + 1
+            print('  %s: worst p99 %.1f ms; ports %s' %
+                  (run.tag, max(p99) * 1e3,
+                   ' '.join(str(p) for p in sorted(run.clients))))
+        print('  slow RPCs by mechanism: %s' %
+              (', '.join('%s %d' % kv for kv in sorted(counts.items(),
+                                                       key=lambda x: -x[1]))
+               or 'none'))
+        for run, a in slow:
+            print('  %-9s %s port %d rpc %2d %7.1f ms paths %-2s pkts %2d '
+                  'retx %d rto %d tlp %d repath %d gap %.1f ms win %s' %
+                  (a['cls'], run.tag, a['port'], a['idx'], a['dur'] * 1e3,
+                   a['paths'] or '-', a['npk'], len(a['retx']),
+                   len(a['rto']) + len(a['swift_rto']), len(a['tlp']),
+                   len(a['repath']), a['max_gap'] * 1e3, win(a['before'])))
+        slow.sort(key=lambda x: -x[1]['dur'])
+        for run, a in slow[:nshow]:
+            show(run, a)
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))
