@@ -177,7 +177,8 @@ class Run:
         _, m0, r0, dur = rpc
         m1 = m0 + dur
         r1 = r0 + dur
-        out = {'port': port, 'idx': rpc[0], 'start': m0, 'dur': dur}
+        out = {'port': port, 'idx': rpc[0], 'start': m0, 'dur': dur,
+               'r0': r0, 'r1': r1}
         ev = self.events(port, m0, m1)
         out['retx'] = [e for e in ev if e[1] == 'tcp_retransmit_skb']
         # A kprobe (any socket) within 50 us before one of this
@@ -234,25 +235,58 @@ class Run:
         return out
 
 
-def classify(a, paced_mpkt=2000):
-    if a['rto'] or a['swift_rto']:
-        return 'rto'
-    if a['retx'] or a['wire_retx'] or a['recov']:
-        return 'recovery'
+def label_origin(run, port, label):
+    """How the connection came to send under label (a flow label, int):
+    'connect' (its first), 'rto' (TCP's rehash on a retransmit timeout,
+    or on a SYN's), 'plb' (a plb_repath event just before), '?'."""
+    pk = [p for p in run.cli if p[1] == port and p[2] == PORT]
+    if not pk:
+        return '?'
+    if pk[0][7] == label:
+        return 'connect'
+    first = next((p for p in pk if p[7] == label), None)
+    if first is None:
+        return '?'
+    tm = run.mono(first[0])
+    best = None
+    for e in run.ev.get(port, []):
+        if e[0] > tm + 1e-4:
+            break
+        if e[1] == 'plb_repath':
+            best = ('plb', e[0])
+        if e[1] == 'tcp_retransmit_skb':
+            if any(e[0] - 50e-6 <= k[0] <= e[0] and k[1] == 'rto'
+                   for k in run.kp):
+                best = ('rto', e[0])
+    if best and tm - best[1] < 0.5:
+        return best[0]
+    return '?'
+
+
+def classify(run, a, paced_mpkt=2000):
+    """Where the RPC's time went: PATH-MECHANISM (module docstring)."""
+    rto = bool(a['rto'] or a['swift_rto'])
     if a['n_a']:
-        return 'path-a'
+        labs = [p[3] for p in run.path.get(a['port'], [])
+                if p[1] == 'A' and a['r0'] <= p[0] <= a['r1'] + 0.001]
+        org = sorted({label_origin(run, a['port'], lb) for lb in labs})
+        return 'A(%s)%s' % ('+'.join(org), '-rto' if rto else '')
+    if rto:
+        return 'B-rto'
+    if a['retx'] or a['wire_retx'] or a['recov']:
+        return 'B-recovery'
     b = a['before']
     if b is not None:
         kv = b[2]
         w = min(int(kv['fcwnd'].split('->')[1]),
                 int(kv['ecwnd'].split('->')[1]))
         if w < paced_mpkt:
-            return 'paced'
+            return 'B-paced'
     srtts = [int(p[2]['srtt']) for p in a['probes'] if 'srtt' in p[2]]
     rtt = (min(srtts) / 1e6) if srtts else 0.0005
     if a['send_span'] > 3 * max(rtt, 0.0005) and a['max_gap'] > rtt:
-        return 'window'
-    return 'queue'
+        return 'B-window'
+    return 'B-queue'
 
 
 def win(e):
@@ -347,7 +381,7 @@ def main(argv):
                 for r in rp:
                     if r[3] > slow_x * med:
                         a = run.analyse(port, r)
-                        a['cls'] = classify(a)
+                        a['cls'] = classify(run, a)
                         slow.append((run, a))
                         counts[a['cls']] = counts.get(a['cls'], 0) + 1
             print('  %s: worst p99 %.1f ms; ports %s' %

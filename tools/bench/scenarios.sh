@@ -355,7 +355,7 @@ s6_trace_start() {	# CC
 		} >> "$TRACEFS/kprobe_events" 2>/dev/null &&
 			echo 1 > "$TRACEFS/events/dcc_s6/enable" 2>/dev/null
 	fi
-	in_cli tcpdump -i cli0 -n -s 100 -w "$R/s6/cli.pcap" \
+	ip netns exec "$NS_CLI" tcpdump -i cli0 -n -s 100 -w "$R/s6/cli.pcap" \
 		"ip6 and tcp port 7000" 2>/dev/null &
 	echo $! > "$R/s6/cli.pid"
 	sleep 0.5
