@@ -84,15 +84,22 @@ def read_pcap(path):
     return out
 
 
-def read_trace(path):
+def read_trace(path, plain=None):
     """{sport: [(t_s, event, {k: v})]} of the client sockets' events,
-    and the kprobe events [(t_s, name, cpu)]."""
+    and the kprobe events [(t_s, name, cpu)]: from the gzipped ftrace
+    text at path, or if that has no event, PLB's repaths alone from the
+    plain text at plain (the run's CC.R.trace)."""
     per = {}
     kp = []
-    if not os.path.exists(path):
-        return per, kp
-    with gzip.open(path, 'rt', errors='replace') as f:
-        for line in f:
+    lines = []
+    if os.path.exists(path):
+        with gzip.open(path, 'rt', errors='replace') as f:
+            lines = f.readlines()
+    if not lines and plain and os.path.exists(plain):
+        with open(plain, errors='replace') as f:
+            lines = f.readlines()
+    if lines:
+        for line in lines:
             m = LINE.match(line)
             if not m:
                 continue
@@ -110,6 +117,8 @@ def read_trace(path):
             if dp != str(PORT) or not sp:
                 continue
             per.setdefault(int(sp), []).append((t, ev, kv))
+    for v in per.values():
+        v.sort(key=lambda e: e[0])
     return per, kp
 
 
@@ -143,7 +152,8 @@ class Run:
             port, rpcs = read_each(p)
             if port:
                 self.clients[port] = rpcs
-        self.ev, self.kp = read_trace(os.path.join(d, tag + '.cctrace.gz'))
+        self.ev, self.kp = read_trace(os.path.join(d, tag + '.cctrace.gz'),
+                                      os.path.join(d, tag + '.trace'))
         # real - mono, from the clients' lines (the same instant).
         offs = [r[2] - r[1] for rp in self.clients.values() for r in rp]
         self.off = statistics.median(offs) if offs else 0.0
@@ -168,7 +178,9 @@ class Run:
         for e in self.ev.get(port, []):
             if e[0] > t:
                 break
-            if e[1] == 'swift_update':
+            # Not the handshake's sample (the windows not set yet).
+            if e[1] == 'swift_update' and \
+                    not e[2].get('fcwnd', '').startswith('0->'):
                 last = e
         return last
 
@@ -232,6 +244,27 @@ class Run:
             out['wire_retx'] = 0
             out['first_out'] = out['last_out'] = float('nan')
         out['npk'] = len(sent)
+        # Packets the paths' FIFOs dropped: sent by the client more often
+        # than RTR sent them on (a retransmission is a send more).
+        n_c = {}
+        for p in sent:
+            n_c[p[3]] = n_c.get(p[3], 0) + 1
+        n_p = {}
+        for p in self.path.get(port, []):
+            if r0 - 0.0005 <= p[0] <= r1 + 0.2:
+                n_p[p[2]] = n_p.get(p[2], 0) + 1
+        out['drops'] = sum(max(0, n - n_p.get(q, 0)) for q, n in n_c.items())
+        # Its time: to the first retransmission, to its last packet on A,
+        # and from there (on B) to the answer.
+        seen = set()
+        out['t_retx'] = None
+        for p in sent:
+            if p[3] in seen:
+                out['t_retx'] = p[0] - r0
+                break
+            seen.add(p[3])
+        on_a = [p[0] for p in pk if p[1] == 'A']
+        out['t_a_end'] = (max(on_a) - r0) if on_a else None
         return out
 
 
@@ -263,30 +296,41 @@ def label_origin(run, port, label):
     return '?'
 
 
+ORIGIN = {'connect': 'first label', 'plb': "PLB's repath",
+          'rto': "TCP's timeout rehash", '?': 'label of unknown origin'}
+
+
 def classify(run, a, paced_mpkt=2000):
-    """Where the RPC's time went: PATH-MECHANISM (module docstring)."""
+    """Where the RPC's time went (module docstring)."""
     rto = bool(a['rto'] or a['swift_rto'])
+    loss = bool(a['drops'] or a['retx'] or a['wire_retx'])
     if a['n_a']:
         labs = [p[3] for p in run.path.get(a['port'], [])
                 if p[1] == 'A' and a['r0'] <= p[0] <= a['r1'] + 0.001]
-        org = sorted({label_origin(run, a['port'], lb) for lb in labs})
-        return 'A(%s)%s' % ('+'.join(org), '-rto' if rto else '')
+        org = []
+        for lb in labs:
+            o = label_origin(run, a['port'], lb)
+            if o not in org:
+                org.append(o)
+        return 'A via %s%s' % (' then '.join(ORIGIN[o] for o in org),
+                               ', timeout' if rto else
+                               (', loss' if loss else ''))
     if rto:
-        return 'B-rto'
-    if a['retx'] or a['wire_retx'] or a['recov']:
-        return 'B-recovery'
+        return 'B, timeout'
+    if loss or a['recov']:
+        return 'B, loss repaired'
     b = a['before']
     if b is not None:
         kv = b[2]
         w = min(int(kv['fcwnd'].split('->')[1]),
                 int(kv['ecwnd'].split('->')[1]))
         if w < paced_mpkt:
-            return 'B-paced'
+            return 'B, paced (window < 2)'
     srtts = [int(p[2]['srtt']) for p in a['probes'] if 'srtt' in p[2]]
     rtt = (min(srtts) / 1e6) if srtts else 0.0005
     if a['send_span'] > 3 * max(rtt, 0.0005) and a['max_gap'] > rtt:
-        return 'B-window'
-    return 'B-queue'
+        return 'B, window (rounds)'
+    return 'B, queue'
 
 
 def win(e):
@@ -307,6 +351,31 @@ def show(run, a):
     print('    window before: %s' % win(a['before']))
     evs = sorted(a['updates'] + a['retx'] + a['repath'] + a['probes'],
                  key=lambda e: e[0])
+    # The client's packets (real time to mono), with the path that
+    # carried each data packet (the first RTR sent after it).
+    port = a['port']
+    isn = None
+    for p in run.cli:
+        if p[1] == port and p[2] == PORT and p[6] & 2:
+            isn = p[3]
+    for p in run.cli:
+        if port not in (p[1], p[2]) or not \
+                a['r0'] - 0.0002 <= p[0] <= a['r1'] + 0.0002:
+            continue
+        if p[1] == port:
+            if p[5] <= 0:
+                continue
+            where = '?'
+            for q in run.path.get(port, []):
+                if q[2] == p[3] and q[0] >= p[0]:
+                    where = '%s after %.1f ms' % (q[1], (q[0] - p[0]) * 1e3)
+                    break
+            evs.append((run.mono(p[0]), 'out', {'txt': 'seq %d len %d '
+                        'label %05x %s' % ((p[3] - (isn or 0)) & 0xffffffff,
+                                           p[5], p[7], where)}))
+        else:
+            evs.append((run.mono(p[0]), 'in', {'txt': 'ack %d len %d' % (
+                (p[4] - (isn or 0)) & 0xffffffff, p[5])}))
     for k in a['rto']:
         evs.append((k, 'RTO', {}))
     for k in a['tlp']:
@@ -324,6 +393,8 @@ def show(run, a):
                 kv.get('snd_nxt'))
         elif e[1] == 'plb_repath':
             s = '%s %s' % (kv.get('event'), kv.get('txhash'))
+        elif 'txt' in kv:
+            s = kv['txt']
         else:
             s = ' '.join('%s=%s' % x for x in kv.items()
                          if x[0] in ('state',))
@@ -360,6 +431,7 @@ def main(argv):
         if ccs and cc not in ccs:
             continue
         rows.setdefault(cc, []).append(t)
+    quiet = quiet_p99(raw)
     for cc, ts in rows.items():
         runs = [Run(raw, t) for t in ts]
         allrpc = [r[3] for run in runs for rp in run.clients.values()
@@ -367,9 +439,13 @@ def main(argv):
         if not allrpc:
             continue
         med = statistics.median(allrpc)
+        qp = quiet.get(cc.split('+')[0].split('@')[0])
+        target = 2 * qp if qp else float('inf')
         print('%s: %d runs, %d RPCs, median %.2f ms; slow: > %.1f x = '
-              '%.2f ms' % (cc, len(runs), len(allrpc), med * 1e3, slow_x,
-                           slow_x * med * 1e3))
+              '%.2f ms; target: 2 x the quiet path\'s p99 (%s) = %.1f ms' %
+              (cc, len(runs), len(allrpc), med * 1e3, slow_x,
+               slow_x * med * 1e3, '%.1f ms' % (qp * 1e3) if qp else '-',
+               target * 1e3))
         counts = {}
         slow = []
         for run in runs:
@@ -377,31 +453,60 @@ def main(argv):
             for port, rp in sorted(run.clients.items()):
                 ts_ = sorted(r[3] for r in rp)
                 n = len(ts_)
-                p99.append(ts_[(n * 99 - 1) // 100] if n else 0)
+                p99.append((ts_[(n * 99 - 1) // 100] if n else 0, port))
                 for r in rp:
                     if r[3] > slow_x * med:
                         a = run.analyse(port, r)
                         a['cls'] = classify(run, a)
+                        a['p99'] = n and r[3] == ts_[(n * 99 - 1) // 100]
                         slow.append((run, a))
-                        counts[a['cls']] = counts.get(a['cls'], 0) + 1
-            print('  %s: worst p99 %.1f ms; ports %s' %
-                  (run.tag, max(p99) * 1e3,
-                   ' '.join(str(p) for p in sorted(run.clients))))
-        print('  slow RPCs by mechanism: %s' %
-              (', '.join('%s %d' % kv for kv in sorted(counts.items(),
-                                                       key=lambda x: -x[1]))
-               or 'none'))
+                        c = counts.setdefault(a['cls'], [0, 0, 0])
+                        c[0] += 1
+                        c[1] += r[3] > target
+                        c[2] += bool(a['p99'])
+            print('  %s: worst client p99 %.1f ms (port %d); clients\' p99 '
+                  '%s ms' % (run.tag, max(p99)[0] * 1e3, max(p99)[1],
+                             ' '.join('%.1f' % (x[0] * 1e3) for x in p99)))
+        print('  %-60s %6s %6s %6s' % ('mechanism', 'slow', '>tgt', 'p99s'))
+        for k, v in sorted(counts.items(), key=lambda x: (-x[1][1],
+                                                          -x[1][0])):
+            print('  %-60s %6d %6d %6d' % (k, v[0], v[1], v[2]))
+        print('  (slow: RPCs over %.1f x the median; >tgt: over the target; '
+              'p99s: clients whose p99 it is)' % slow_x)
         for run, a in slow:
-            print('  %-9s %s port %d rpc %2d %7.1f ms paths %-2s pkts %2d '
-                  'retx %d rto %d tlp %d repath %d gap %.1f ms win %s' %
-                  (a['cls'], run.tag, a['port'], a['idx'], a['dur'] * 1e3,
-                   a['paths'] or '-', a['npk'], len(a['retx']),
-                   len(a['rto']) + len(a['swift_rto']), len(a['tlp']),
-                   len(a['repath']), a['max_gap'] * 1e3, win(a['before'])))
+            ms = (lambda x: '-' if x is None else '%.0f' % (x * 1e3))
+            print('  %7.1f ms %s port %d rpc %2d: %s; pkts %d drops %d '
+                  'retx %d rto %d repath %d maxgap %.1f ms; 1st retx +%s, '
+                  'last on A +%s ms; before: %s' %
+                  (a['dur'] * 1e3, run.tag, a['port'], a['idx'], a['cls'],
+                   a['npk'], a['drops'], len(a['retx']),
+                   len(a['rto']) + len(a['swift_rto']), len(a['repath']),
+                   a['max_gap'] * 1e3, ms(a['t_retx']), ms(a['t_a_end']),
+                   win(a['before'])))
         slow.sort(key=lambda x: -x[1]['dur'])
         for run, a in slow[:nshow]:
             show(run, a)
     return 0
+
+
+def quiet_p99(raw):
+    """{cc: median over the quiet runs of the worst client's p99 (s)}."""
+    per = {}
+    for p in glob.glob(os.path.join(raw, 'quiet.*.c[0-9]*')):
+        b = os.path.basename(p)
+        if b.endswith('.each'):
+            continue
+        parts = b.split('.')
+        cc, r = '.'.join(parts[1:-2]), parts[-2]
+        with open(p) as f:
+            kv = dict(KV.findall(f.read()))
+        if 'p99_us' in kv:
+            k = (cc, r)
+            per[k] = max(per.get(k, 0), int(kv['p99_us']) / 1e6)
+    out = {}
+    for (cc, _), v in per.items():
+        out.setdefault(cc, []).append(v)
+    return {cc: statistics.median(v) for cc, v in out.items()}
 
 
 if __name__ == '__main__':
