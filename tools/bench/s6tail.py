@@ -401,25 +401,9 @@ def show(run, a):
         print('    +%8.3f ms %-18s %s' % ((e[0] - a['start']) * 1e3, e[1], s))
 
 
-def main(argv):
-    args = argv[1:]
-    d = None
-    ccs = None
-    slow_x = 3.0
-    nshow = 0
-    while args:
-        a = args.pop(0)
-        if a == '--cc':
-            ccs = args.pop(0).split(',')
-        elif a == '--slow':
-            slow_x = float(args.pop(0))
-        elif a == '--show':
-            nshow = int(args.pop(0))
-        else:
-            d = a
-    if not d:
-        print(__doc__)
-        return 2
+def one_dir(d, ccs, slow_x, nshow, total):
+    """Print one bench result's traced rows; add its counts to total
+    ({cc: {mechanism: [slow, over target, p99s]}})."""
     raw = os.path.join(d, 'raw', 's6')
     if not os.path.isdir(raw):
         raw = d
@@ -432,6 +416,7 @@ def main(argv):
             continue
         rows.setdefault(cc, []).append(t)
     quiet = quiet_p99(raw)
+    print('== %s' % d)
     for cc, ts in rows.items():
         runs = [Run(raw, t) for t in ts]
         allrpc = [r[3] for run in runs for rp in run.clients.values()
@@ -446,8 +431,10 @@ def main(argv):
               (cc, len(runs), len(allrpc), med * 1e3, slow_x,
                slow_x * med * 1e3, '%.1f ms' % (qp * 1e3) if qp else '-',
                target * 1e3))
-        counts = {}
+        counts = total.setdefault(cc, {})
         slow = []
+        b_only = total.setdefault(cc + ' never on A', [])
+        mine = {}
         for run in runs:
             p99 = []
             for port, rp in sorted(run.clients.items()):
@@ -460,17 +447,22 @@ def main(argv):
                         a['cls'] = classify(run, a)
                         a['p99'] = n and r[3] == ts_[(n * 99 - 1) // 100]
                         slow.append((run, a))
-                        c = counts.setdefault(a['cls'], [0, 0, 0])
-                        c[0] += 1
-                        c[1] += r[3] > target
-                        c[2] += bool(a['p99'])
+                        for m in (counts, mine):
+                            c = m.setdefault(a['cls'], [0, 0, 0])
+                            c[0] += 1
+                            c[1] += r[3] > target
+                            c[2] += bool(a['p99'])
+            total.setdefault(cc + ' draws', []).append(max(p99)[0])
             print('  %s: worst client p99 %.1f ms (port %d); clients\' p99 '
-                  '%s ms' % (run.tag, max(p99)[0] * 1e3, max(p99)[1],
-                             ' '.join('%.1f' % (x[0] * 1e3) for x in p99)))
-        print('  %-60s %6s %6s %6s' % ('mechanism', 'slow', '>tgt', 'p99s'))
-        for k, v in sorted(counts.items(), key=lambda x: (-x[1][1],
-                                                          -x[1][0])):
-            print('  %-60s %6d %6d %6d' % (k, v[0], v[1], v[2]))
+                  '%s ms (* never on A)' %
+                  (run.tag, max(p99)[0] * 1e3, max(p99)[1],
+                   ' '.join('%.1f%s' % (x[0] * 1e3, '' if any(
+                       q[1] == 'A' for q in run.path.get(x[1], []))
+                       else '*') for x in p99)))
+            never = [x[0] for x in p99 if not any(
+                q[1] == 'A' for q in run.path.get(x[1], []))]
+            b_only.extend(never)
+        table(mine)
         print('  (slow: RPCs over %.1f x the median; >tgt: over the target; '
               'p99s: clients whose p99 it is)' % slow_x)
         for run, a in slow:
@@ -486,6 +478,47 @@ def main(argv):
         slow.sort(key=lambda x: -x[1]['dur'])
         for run, a in slow[:nshow]:
             show(run, a)
+
+
+def table(counts):
+    print('  %-60s %6s %6s %6s' % ('mechanism', 'slow', '>tgt', 'p99s'))
+    for k, v in sorted(counts.items(), key=lambda x: (-x[1][1], -x[1][0])):
+        print('  %-60s %6d %6d %6d' % (k, v[0], v[1], v[2]))
+
+
+def main(argv):
+    args = argv[1:]
+    dirs = []
+    ccs = None
+    slow_x = 3.0
+    nshow = 0
+    while args:
+        a = args.pop(0)
+        if a == '--cc':
+            ccs = args.pop(0).split(',')
+        elif a == '--slow':
+            slow_x = float(args.pop(0))
+        elif a == '--show':
+            nshow = int(args.pop(0))
+        else:
+            dirs.append(a)
+    if not dirs:
+        print(__doc__)
+        return 2
+    total = {}
+    for d in dirs:
+        one_dir(d, ccs, slow_x, nshow, total)
+    if len(dirs) < 2:
+        return 0
+    for cc in sorted(k for k in total if ' ' not in k):
+        draws = sorted(total[cc + ' draws'])
+        never = total[cc + ' never on A']
+        print('== %s, all %d draws: worst client p99 %s ms' %
+              (cc, len(draws), ' '.join('%.0f' % (x * 1e3) for x in draws)))
+        if never:
+            print('  clients never on A: %d, p99 %.1f-%.1f ms' %
+                  (len(never), min(never) * 1e3, max(never) * 1e3))
+        table(total[cc])
     return 0
 
 

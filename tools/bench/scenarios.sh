@@ -375,7 +375,7 @@ s6_trace_save() {	# OUT
 		echo 0 > "$TRACEFS/events/tcp/$f/enable" 2>/dev/null
 		echo 0 > "$TRACEFS/events/tcp/$f/filter" 2>/dev/null
 	done
-	grep -E "swift_update:|timely_update:|tcp_retransmit_skb:|tcp_probe:|plb_repath:|rto:|tlp:" \
+	grep -E "(swift|timely)_update:|tcp_(retransmit_skb|probe):|plb_repath:|(rto|tlp):" \
 		"$TRACEFS/trace" | gzip > "$1.cctrace.gz"
 	# Removing a kprobe event empties the trace buffer: after the copy.
 	if [ -d "$TRACEFS/events/dcc_s6" ]; then
