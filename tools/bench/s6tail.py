@@ -1,31 +1,39 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Where scenario 6's slow RPCs come from, from a traced run.
+"""Where scenario 6's slow RPCs come from, from traced runs.
 
-    tools/bench/s6tail.py DIR [--cc CC] [--slow X] [--show N]
+    tools/bench/s6tail.py DIR... [--cc CC] [--slow X] [--show N]
 
-DIR is a bench result (BENCH_OUT) of scenario 6 run with S6_TRACE=1
+Each DIR is a bench result (BENCH_OUT) of scenario 6 run with S6_TRACE=1
 (tools/bench/scenarios.sh keeps, per run CC.R: the clients' RPC_EACH
 lines CC.R.cN.each, the ftrace text CC.R.cctrace.gz on the mono clock,
 the client's capture CC.R.cli.pcap and the paths' CC.R.a.pcap and
 CC.R.b.pcap).  For every run of CC (default: every traced row), every
 RPC slower than X times the median of the row's RPCs (default 3) is
-tied to one mechanism, the first of these that its trace shows:
+tied to where its time went, the first of these that its trace shows:
 
-  rto       a retransmit timeout fired during the RPC (kprobe on
-            tcp_enter_loss beside a retransmission of its connection,
-            or swift_update reason=rto)
-  recovery  a retransmission without a timeout (fast retransmit, loss
-            probe)
-  path-a    some of its data packets left RTR on path A
-  paced     swift's window below two packets when the RPC began: TCP
+  A via ORIGIN[, timeout|, loss]
+            some of its data packets left the router on path A, under
+            labels that came from ORIGIN: the connection's first label,
+            PLB's repath (a plb_repath event before the label's first
+            packet) or TCP's timeout rehash; a retransmit timeout
+            (kprobe on tcp_enter_loss beside a retransmission, or
+            swift_update reason=rto) or other losses during it
+  B, timeout / B, loss repaired
+            on path B only, with a timeout or other losses
+  B, paced (window < 2)
+            swift's window below two packets when the RPC began: TCP
             sends it paced, a packet every rtt_p / cwnd
-  window    a window of 2 packets or more, but the RPC's packets left
-            the client in more than 3 round trips' worth of bursts
-  queue     none of the above: its packets waited in path B's FIFO
+  B, window (rounds)
+            its packets left the client in bursts over more than 3
+            round trips
+  B, queue  none of the above: its packets waited in path B's FIFO
 
-and the counts are printed with each slow RPC's evidence (--show N
-prints the N slowest RPCs' whole timelines).  python3 stdlib only.
+Per mechanism it counts the slow RPCs, those over the target (2 x the
+quiet runs' worst-client p99) and the clients whose p99 they are, and
+with several DIRs the total; --show N prints the N slowest RPCs'
+timelines (packets, paths, ACKs, swift's and PLB's events).  python3
+stdlib only.
 """
 import glob
 import gzip
@@ -292,11 +300,19 @@ def label_origin(run, port, label):
                    for k in run.kp):
                 best = ('rto', e[0])
     if best and tm - best[1] < 0.5:
+        if best[0] == 'plb':
+            # Where the label it left took the connection's packets.
+            prev = [p[7] for p in pk if p[0] < first[0] and p[7] != label]
+            paths = {q[1] for q in run.path.get(port, [])
+                     if prev and q[3] == prev[-1]}
+            return 'plb' + (''.join(sorted(paths)) if paths else '')
         return best[0]
     return '?'
 
 
 ORIGIN = {'connect': 'first label', 'plb': "PLB's repath",
+          'plbA': "PLB's repath from A", 'plbB': "PLB's repath from B",
+          'plbAB': "PLB's repath from A and B",
           'rto': "TCP's timeout rehash", '?': 'label of unknown origin'}
 
 
