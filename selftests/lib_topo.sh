@@ -305,13 +305,19 @@ path_bytes6() {
 # paths_start TAG PORT: capture the IPv6 data packets to PORT that RTR
 # sends on path A and on path B of topo_twopath (headers only), until
 # paths_stop; the captures and what paths_per_flow makes of them go to
-# PATHS_DIR (default: the caller's $tmp).
+# PATHS_DIR (default: the caller's $tmp).  The captures run as
+# "ip netns exec ... &", not "in_rtr ... &": a shell function put in the
+# background runs in a subshell that waits for its command, so $! was
+# that subshell, paths_stop's kill ended it and left tcpdump running,
+# and paths_per_flow read a capture whose last buffer (4 KB: all of
+# path A's few packets in most runs) was not written yet; the tcpdumps
+# ran on until topo_cleanup, capturing the runs after theirs.
 paths_start() {
 	local d=${PATHS_DIR:-$tmp}
-	in_rtr tcpdump -i pa0 -n -s 100 -w "$d/$1.a.pcap" \
+	ip netns exec "$NS_RTR" tcpdump -i pa0 -n -s 100 -w "$d/$1.a.pcap" \
 		"ip6 and tcp dst port $2" 2>/dev/null &
 	echo $! > "$d/$1.apid"
-	in_rtr tcpdump -i pb0 -n -s 100 -w "$d/$1.b.pcap" \
+	ip netns exec "$NS_RTR" tcpdump -i pb0 -n -s 100 -w "$d/$1.b.pcap" \
 		"ip6 and tcp dst port $2" 2>/dev/null &
 	echo $! > "$d/$1.bpid"
 	sleep 1

@@ -85,7 +85,10 @@ rpc_phase() {
 	local cc=$1 tag=$2 a0 b0 a1 b1 pids='' i tdpid snap
 	a0=$(path_bytes6 pa0)
 	b0=$(path_bytes6 pb0)
-	in_cli tcpdump -i cli0 -n -s 100 -w "$tmp/$tag.pcap" \
+	# ip netns exec, not in_cli: $! must be tcpdump itself (lib_topo.sh,
+	# paths_start), or the kill below leaves it running and the capture
+	# is read without its last buffer.
+	ip netns exec "$NS_CLI" tcpdump -i cli0 -n -s 100 -w "$tmp/$tag.pcap" \
 		"ip6 and tcp dst port 7000" 2>/dev/null &
 	tdpid=$!
 	paths_start "$tag" 7000
@@ -363,10 +366,12 @@ for ns in "$NS_CLI:10.9.0.1" "$NS_SRV:10.9.0.2"; do
 	_veth_quiet "${ns%%:*}" vx0
 done
 in_rtr sysctl -qw net.ipv6.fib_multipath_hash_policy=1
-in_rtr tcpdump -i pa0 -n -s 100 -w "$tmp/vx.a.pcap" "ip6 src fd00:1::1 and udp dst port 4789" \
+ip netns exec "$NS_RTR" tcpdump -i pa0 -n -s 100 -w "$tmp/vx.a.pcap" \
+	"ip6 src fd00:1::1 and udp dst port 4789" \
 	2>/dev/null &
 vxa=$!
-in_rtr tcpdump -i pb0 -n -s 100 -w "$tmp/vx.b.pcap" "ip6 src fd00:1::1 and udp dst port 4789" \
+ip netns exec "$NS_RTR" tcpdump -i pb0 -n -s 100 -w "$tmp/vx.b.pcap" \
+	"ip6 src fd00:1::1 and udp dst port 4789" \
 	2>/dev/null &
 vxb=$!
 sleep 1

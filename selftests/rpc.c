@@ -21,6 +21,12 @@
  * rpcs counts the completed requests.  With SECS, no request starts after
  * SECS seconds and one still waiting then is given up (unfinished=1); its
  * time so far (a lower bound) is counted in the percentiles.
+ *
+ * With RPC_EACH=FILE in the environment the client also writes every
+ * request to FILE once done: a line "port=LOCAL_PORT", then one line a
+ * request, "INDEX START_MONO_US START_REAL_US TIME_US" (its start on the
+ * monotonic clock, ftrace's "mono", and on the real-time clock, a
+ * capture's; the last one given up counted as above).
  */
 #include <errno.h>
 #include <netdb.h>
@@ -41,6 +47,38 @@
 #include "tool.h"
 
 static char buf[1 << 16];
+
+static long long real_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
+}
+
+/* RPC_EACH (above): every request's start and time, and the local port. */
+static void write_each(const char *path, int fd, long count,
+		       const long long *mono, const long long *real,
+		       const long long *t)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+	unsigned int port = 0;
+	FILE *f;
+	long i;
+
+	if (!getsockname(fd, (struct sockaddr *)&ss, &sl))
+		port = ntohs(ss.ss_family == AF_INET6 ?
+			     ((struct sockaddr_in6 *)&ss)->sin6_port :
+			     ((struct sockaddr_in *)&ss)->sin_port);
+	f = fopen(path, "w");
+	if (!f)
+		die("RPC_EACH");
+	fprintf(f, "port=%u\n", port);
+	for (i = 0; i < count; i++)
+		fprintf(f, "%ld %lld %lld %lld\n", i, mono[i], real[i], t[i]);
+	fclose(f);
+}
 
 static int cmp_ll(const void *a, const void *b)
 {
@@ -126,7 +164,9 @@ static int client(const char *addr, const char *port, long count,
 		  long bytes, long gap_us, const char *cc, long secs)
 {
 	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *ai;
-	long long *t, start = now_us(), end = start + secs * 1000000LL;
+	long long *t, *mono, *real, start = now_us();
+	long long end = start + secs * 1000000LL;
+	const char *each = getenv("RPC_EACH");
 	int one = 1, fd, unfinished = 0;
 	long i;
 
@@ -136,7 +176,9 @@ static int client(const char *addr, const char *port, long count,
 		return 2;
 	}
 	t = calloc((size_t)count, sizeof(*t));
-	if (!t)
+	mono = calloc((size_t)count, sizeof(*mono));
+	real = calloc((size_t)count, sizeof(*real));
+	if (!t || !mono || !real)
 		die("calloc");
 	if (getaddrinfo(addr, port, &hints, &ai))
 		die("getaddrinfo");
@@ -154,6 +196,9 @@ static int client(const char *addr, const char *port, long count,
 		long long t0 = now_us();
 		char c;
 		int r;
+
+		mono[i] = t0;
+		real[i] = real_us();
 
 		if (secs) {
 			struct timeval tv;
@@ -195,11 +240,15 @@ static int client(const char *addr, const char *port, long count,
 		if (gap_us)
 			usleep((useconds_t)gap_us);
 	}
-	close(fd);
 	count = i;
+	if (each && *each)
+		write_each(each, fd, count, mono, real, t);
+	close(fd);
 	if (!count) {
 		printf("rpcs=0 bytes=%ld unfinished=0\n", bytes);
 		free(t);
+		free(mono);
+		free(real);
 		return 1;
 	}
 	qsort(t, (size_t)count, sizeof(*t), cmp_ll);
@@ -208,6 +257,8 @@ static int client(const char *addr, const char *port, long count,
 	       t[(count * 9 - 1) / 10], t[(count * 99 - 1) / 100],
 	       t[count - 1], (now_us() - start) / 1000, unfinished);
 	free(t);
+	free(mono);
+	free(real);
 	return 0;
 }
 

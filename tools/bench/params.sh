@@ -98,9 +98,13 @@ S6_RPC_BYTES=${S6_RPC_BYTES:-32768}
 S6_RPC_GAP_US=${S6_RPC_GAP_US:-40000}
 S6_SECS=${S6_SECS:-4}			# time bound per run
 # S6_TRACE=1: the runs of swift and timely also keep their decisions
-# (tcp_swift:swift_update, tcp_timely:timely_update) beside PLB's repaths
-# in raw/s6/*.cctrace.gz; the tracing costs the guest some cycles, so its
-# figures are not the untraced ones.
+# (tcp_swift:swift_update, tcp_timely:timely_update) beside PLB's repaths,
+# the clients' retransmissions, ACKs, timeouts and loss probes in
+# raw/s6/*.cctrace.gz (ftrace's mono clock), each RPC's start and time
+# (*.cN.each) and the client's and paths' captures (*.cli.pcap, *.a.pcap,
+# *.b.pcap); tools/bench/s6tail.py ties each slow RPC to its cause.  The
+# tracing costs the guest some cycles, so its figures are not the
+# untraced ones.
 S6_TRACE=${S6_TRACE:-0}
 
 # 7. Delay noise: the scenario-1 dumbbell with uniform jitter (+-J us,

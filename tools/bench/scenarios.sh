@@ -295,11 +295,13 @@ scenario_rpc() {
 # --- 6: two paths, one congested, PLB on and off ------------------------
 # S6_CLIENTS RPC clients of cc $1 at once, each writing $2.cN; waits.
 s6_clients() {
-	local i pids=""
+	local i each pids=""
 
 	for i in $(seq "$S6_CLIENTS"); do
-		in_cli "$DCC_BIN/rpc" -c "$SRV_IP6" 7000 "$S6_RPCS" \
-			"$S6_RPC_BYTES" "$S6_RPC_GAP_US" "$1" \
+		each=""
+		[ "$S6_TRACE" = 1 ] && each=$2.c$i.each
+		in_cli env RPC_EACH="$each" "$DCC_BIN/rpc" -c "$SRV_IP6" 7000 \
+			"$S6_RPCS" "$S6_RPC_BYTES" "$S6_RPC_GAP_US" "$1" \
 			"$S6_SECS" > "$2.c$i" 2>&1 &
 		pids="$pids $!"
 	done
@@ -321,9 +323,17 @@ s6_counts() {
 	done
 }
 
-# S6_TRACE=1 (params.sh): swift's and timely's decisions in each run.
+# S6_TRACE=1 (params.sh): swift's and timely's decisions in each run, and
+# what tells a slow RPC's cause (Documentation/plb.rst, "Scenario 6: where
+# swift's RPC tail comes from"): the client's retransmissions
+# (tcp:tcp_retransmit_skb), its ACKs as TCP saw them (tcp:tcp_probe: cwnd,
+# srtt, snd_una), its timeouts and loss probes (kprobes on tcp_enter_loss
+# and tcp_send_loss_probe, by socket address), all on ftrace's "mono" clock
+# (the RPC clients' RPC_EACH lines give both clocks); the client's own
+# capture of port 7000 (cli.pcap, both directions) and the paths' captures
+# are kept.
 s6_trace_start() {	# CC
-	local ev
+	local ev f
 	[ "$S6_TRACE" = 1 ] || return 0
 	case ${1%%@*} in
 	swift) ev=tcp_swift/swift_update ;;
@@ -332,13 +342,49 @@ s6_trace_start() {	# CC
 	esac
 	[ -w "$TRACEFS/events/$ev/enable" ] || return 0
 	echo 65536 > "$TRACEFS/buffer_size_kb"
+	echo mono > "$TRACEFS/trace_clock" 2>/dev/null
 	echo 1 > "$TRACEFS/events/$ev/enable"
+	for f in tcp_retransmit_skb tcp_probe; do
+		[ -w "$TRACEFS/events/tcp/$f/enable" ] || continue
+		echo "dport == 7000" > "$TRACEFS/events/tcp/$f/filter"
+		echo 1 > "$TRACEFS/events/tcp/$f/enable"
+	done
+	if [ -w "$TRACEFS/kprobe_events" ]; then
+		{ echo "p:dcc_s6/rto tcp_enter_loss sk=%di:x64"
+		  echo "p:dcc_s6/tlp tcp_send_loss_probe sk=%di:x64"
+		} >> "$TRACEFS/kprobe_events" 2>/dev/null &&
+			echo 1 > "$TRACEFS/events/dcc_s6/enable" 2>/dev/null
+	fi
+	ip netns exec "$NS_CLI" tcpdump -i cli0 -n -s 100 -w "$R/s6/cli.pcap" \
+		"ip6 and tcp port 7000" 2>/dev/null &
+	echo $! > "$R/s6/cli.pid"
+	sleep 0.5
 }
 s6_trace_save() {	# OUT
+	local f
 	[ "$S6_TRACE" = 1 ] || return 0
+	if [ -f "$R/s6/cli.pid" ]; then
+		kill "$(cat "$R/s6/cli.pid")" 2>/dev/null
+		wait "$(cat "$R/s6/cli.pid")" 2>/dev/null
+		rm -f "$R/s6/cli.pid"
+		mv "$R/s6/cli.pcap" "$1.cli.pcap" 2>/dev/null
+	fi
 	echo 0 > "$TRACEFS/events/tcp_swift/swift_update/enable" 2>/dev/null
 	echo 0 > "$TRACEFS/events/tcp_timely/timely_update/enable" 2>/dev/null
-	grep -E "swift_update:|timely_update:" "$TRACEFS/trace" | gzip > "$1.cctrace.gz"
+	for f in tcp_retransmit_skb tcp_probe; do
+		echo 0 > "$TRACEFS/events/tcp/$f/enable" 2>/dev/null
+		echo 0 > "$TRACEFS/events/tcp/$f/filter" 2>/dev/null
+	done
+	grep -E "(swift|timely)_update:|tcp_(retransmit_skb|probe):|plb_repath:|(rto|tlp):" \
+		"$TRACEFS/trace" | gzip > "$1.cctrace.gz"
+	# Removing a kprobe event empties the trace buffer: after the copy.
+	if [ -d "$TRACEFS/events/dcc_s6" ]; then
+		echo 0 > "$TRACEFS/events/dcc_s6/enable"
+		echo "-:dcc_s6/rto" >> "$TRACEFS/kprobe_events"
+		echo "-:dcc_s6/tlp" >> "$TRACEFS/kprobe_events"
+	fi
+	echo local > "$TRACEFS/trace_clock" 2>/dev/null
+	in_cli cat /proc/net/tcp_swift_stat > "$1.swiftstat" 2>/dev/null
 }
 
 scenario_plb() {
@@ -404,7 +450,7 @@ scenario_plb() {
 			s6_trace_save "$R/s6/$cc.$r"
 			paths_stop "$cc.$r"
 			paths_per_flow "$cc.$r" > /dev/null
-			rm -f "$R/s6/$cc.$r".*.pcap
+			[ "$S6_TRACE" = 1 ] || rm -f "$R/s6/$cc.$r".*.pcap
 			sleep 0.5
 		done
 	done
