@@ -48,14 +48,6 @@
 
 static char buf[1 << 16];
 
-static long long real_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
-}
-
 /* RPC_EACH (above): every request's start and time, and the local port. */
 static void write_each(const char *path, int fd, long count,
 		       const long long *mono, const long long *real,
@@ -198,7 +190,7 @@ static int client(const char *addr, const char *port, long count,
 		int r;
 
 		mono[i] = t0;
-		real[i] = real_us();
+		real[i] = clock_us(CLOCK_REALTIME);
 
 		if (secs) {
 			struct timeval tv;

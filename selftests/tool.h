@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What the test tools (xfer, churn, rpc, incast, lockhold) share: a fatal
- * error, the monotonic clock and choosing a socket's congestion control.
+ * error, the clocks and choosing a socket's congestion control.
  * Define TOOL_NAME (the prefix of error messages) before including.
  */
 #ifndef _DCC_SELFTEST_TOOL_H
@@ -22,12 +22,18 @@ static void __attribute__((noreturn)) die(const char *what)
 	exit(1);
 }
 
-static inline long long now_us(void)
+/* Clock c in microseconds. */
+static inline long long clock_us(clockid_t c)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(c, &ts);
 	return ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
+}
+
+static inline long long now_us(void)
+{
+	return clock_us(CLOCK_MONOTONIC);
 }
 
 static inline long long now_ms(void)
