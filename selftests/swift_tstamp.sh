@@ -53,10 +53,11 @@ swift_stat() { mod_stat "$NS_CLI" tcp_swift_stat "$1"; }
 # a netem step, the ACK-path delay rises by that much after 1.5 s.  Over
 # the trace events from 2 s on (settled), or from the step, prints
 #   fabric_p50_us ep_p50_us ep_max_us fcwnd_min fcwnd_p50 ecwnd_min
-#   ecwnd_p50 events fabric_cuts endpoint_cuts
-# (delays in us, windows in 1/1000 packet, cuts counted over the flow).
+#   ecwnd_p50 events fabric_cuts endpoint_cuts ep_max_flow_us flow_events
+# (delays in us, windows in 1/1000 packet; the cuts, the endpoint-delay
+# EWMA's largest and the events over the whole flow).
 phase() {
-	local name=$1 hold=$2 step=$3 pid out fd0 ed0
+	local name=$1 hold=$2 step=$3 pid out fd0 ed0 all
 	fd0=$(swift_stat SwiftDelayDecrease)
 	ed0=$(swift_stat SwiftEndpointDecrease)
 	trace_start "$EV" || return 1
@@ -78,6 +79,14 @@ phase() {
 	[ "$step" -gt 0 ] && in_rtr tc qdisc change dev rc0 root netem \
 		delay "${DELAY}us" limit 100000
 	log "$name: lockhold $(cat "/tmp/lockhold.$$")" >&2
+	# The endpoint-delay EWMA over the whole flow: the trace shows it
+	# only when a decision moved a window, and once the endpoint window
+	# sits at its floor a cut moves nothing, so the settled events miss
+	# most held ACKs; the first holds, while the flow still streams
+	# ACKs into them, are where a hold's full delay is seen.
+	all=$(awk '/swift_update:/ { n++; for (i = 1; i <= NF; i++)
+		if ($i ~ /^ep_us=/ && substr($i, 7) + 0 > m) m = substr($i, 7) + 0 }
+		END { print m + 0, n + 0 }' "$TRACEFS/trace")
 	awk '/dcc_tstamp_mark/ { on = 1; next }
 	     on && /swift_update:/ {
 		for (i = 1; i <= NF; i++) { split($i, p, "="); v[p[1]] = p[2] }
@@ -88,6 +97,7 @@ phase() {
 	out="$out $(wc -l < "/tmp/trace.$$")"
 	out="$out $(($(swift_stat SwiftDelayDecrease) - fd0))"
 	out="$out $(($(swift_stat SwiftEndpointDecrease) - ed0))"
+	out="$out $all"
 	rm -f "/tmp/trace.$$" "/tmp/lockhold.$$"
 	echo "$out"
 }
@@ -127,7 +137,7 @@ rej0=$(swift_stat SwiftTstampRejected)
 
 # --- lock hold: endpoint delay ---------------------------------------------
 
-read -r hf he hemax hfmin hfp50 hemin hep50 hn hfd hed <<< \
+read -r hf he hemax hfmin hfp50 hemin hep50 hn hfd hed heall hall <<< \
 	"$(phase hold "$HOLD_MS" 0)"
 show "hold $HOLD_MS ms every $EVERY_MS ms" "$hf" "$he" "$hemax" \
 	"$hfmin" "$hfp50" "$hemin" "$hep50" "$hn" "$hfd" "$hed"
@@ -139,7 +149,7 @@ log "samples: split on software stamps $sw, missing $miss, rejected $rej"
 # --- the same hold without timestamps: it all looks like fabric delay -----
 
 set_param tcp_swift tstamp off
-read -r of oe oemax ofmin ofp50 oemin oep50 on ofd oed <<< \
+read -r of oe oemax ofmin ofp50 oemin oep50 on ofd oed _ _ <<< \
 	"$(phase hold-off "$HOLD_MS" 0)"
 show "hold, tstamp=off" "$of" "$oe" "$oemax" "$ofmin" "$ofp50" "$oemin" \
 	"$oep50" "$on" "$ofd" "$oed"
@@ -147,7 +157,7 @@ set_param tcp_swift tstamp software
 
 # --- netem: fabric delay ---------------------------------------------------
 
-read -r nf ne nemax nfmin nfp50 nemin nep50 nn nfd ned <<< \
+read -r nf ne nemax nfmin nfp50 nemin nep50 nn nfd ned neall nall <<< \
 	"$(phase netem 0 "$NETEM_MS")"
 show "netem +$NETEM_MS ms" "$nf" "$ne" "$nemax" "$nfmin" "$nfp50" \
 	"$nemin" "$nep50" "$nn" "$nfd" "$ned"
@@ -159,8 +169,12 @@ expect "most samples split on software stamps" "$sw > 4 * ($miss + $rej)"
 # One ACK held through half the hold moves the EWMA by its weight (1 -
 # ep_ewma_keep_permille / 1000) times that: the least a hold must show.
 ew=$((1000 - $(get_param tcp_swift ep_ewma_keep_permille)))
+# Over the whole flow: once the endpoint window sits at its floor the
+# trace no longer shows the EWMA after each held ACK (settled max 2872
+# and 5017 us in two runs of the same tree), the first holds always do.
+log "hold: endpoint delay (EWMA) max over the flow $heall us ($hall events), settled $hemax us"
 expect "hold: endpoint delay (EWMA max) reaches one half-hold sample's weight ($ew/1000)" \
-	"$hemax >= $HOLD_MS * $ew / 2"
+	"$heall >= $HOLD_MS * $ew / 2"
 expect "hold: fabric delay p50 stays below half the hold" \
 	"$hf < $HOLD_MS * 500"
 # At the shipped defaults the fabric window makes its own AIMD cuts
@@ -179,8 +193,9 @@ expect "hold, tstamp=off: no endpoint cut" "$oed == 0"
 expect "netem: fabric delay carries the added delay (p50 > half of it)" \
 	"$nf > $NETEM_MS * 500"
 expect "netem: endpoint cuts fewer than in the hold phase" "$ned < $hed"
+log "netem: endpoint delay (EWMA) max over the flow $neall us ($nall events)"
 expect "netem: endpoint delay (EWMA max) below the hold phase's" \
-	"$nemax < $hemax"
+	"$neall < $heall"
 expect "netem: the fabric window shrinks below the endpoint window (min)" \
 	"$nfmin < $nemin"
 
