@@ -128,8 +128,9 @@ struct dcc_plb_state {
 					 * (dcc_plb_on_rto())
 					 */
 #define DCC_PLB_F_LEFT_CONG	0x40	/* repathed off a congested path,
-					 * and no packet sent since has
-					 * been delivered
+					 * and no round since has given a
+					 * signal with nothing older out
+					 * (dcc_plb_round_end())
 					 */
 #define DCC_PLB_F_BACK		0x80	/* on the best label, gone back to
 					 * it from one at least four times
@@ -161,10 +162,11 @@ struct dcc_plb_state {
  * version 8 keeps DCC_PLB_F_LEFT_CONG while a packet sent on the path
  * left is unacknowledged, version 9 added DCC_PLB_F_BACK (the hold on the
  * best label), version 10 sets DCC_PLB_F_SAMPLED in a round that repaired
- * a loss too (it takes the pool's fraction, dcc_plb_delay_ratio()).
+ * a loss too (it takes the pool's fraction, dcc_plb_delay_ratio()),
+ * version 11 keeps DCC_PLB_F_LEFT_CONG over a round that gave no signal.
  */
 #define DCC_PLB_ABI_MAGIC	0x31424c50u	/* "PLB1" in memory */
-#define DCC_PLB_ABI_VERSION	10u
+#define DCC_PLB_ABI_VERSION	11u
 
 /* Decision of dcc_plb_check(). */
 enum dcc_plb_verdict {
@@ -319,8 +321,9 @@ static inline int dcc_plb_delay_ratio(struct dcc_plb_state *s)
  * its queue passed the marking threshold; delay mixes in host noise and is
  * the fallback for unmarked paths.
  *
- * old_out: a packet sent before the round began is still unacknowledged;
- * DCC_PLB_F_LEFT_CONG then stays (dcc_plb_congested()).
+ * DCC_PLB_F_LEFT_CONG goes at the end of a round that gave a signal
+ * (*ratio >= 0) with no packet sent before it began still unacknowledged
+ * (old_out false); it stays otherwise (dcc_plb_congested()).
  */
 static inline bool dcc_plb_round_end(struct dcc_plb_state *s,
 				     u32 prior_delivered, u32 delivered,
@@ -337,14 +340,6 @@ static inline bool dcc_plb_round_end(struct dcc_plb_state *s,
 	if (ce)
 		s->flags |= DCC_PLB_F_CE_SEEN;
 	delay = dcc_plb_delay_ratio(s);
-	/*
-	 * A packet sent on the new path arrived: it works.  Not while one
-	 * sent before the round began, on the path left, is unacknowledged
-	 * (queued there, or lost and not yet repaired): its timeout is that
-	 * path's, not a failure of the new one.
-	 */
-	if (!old_out)
-		s->flags &= ~DCC_PLB_F_LEFT_CONG;
 	if (use_ecn && (s->flags & DCC_PLB_F_CE_SEEN) && pkts)
 		*ratio = (int)dcc_min_u32(dcc_sat_u32(dcc_div_u64((u64)ce *
 								  DCC_PLB_SCALE,
@@ -352,6 +347,19 @@ static inline bool dcc_plb_round_end(struct dcc_plb_state *s,
 					  DCC_PLB_SCALE);
 	else
 		*ratio = delay;
+	/*
+	 * A round on the new path said where its queue is: the path works
+	 * at that, and PLB judges it from here on (a congested round counts,
+	 * dcc_plb_update()).  Not a round without a signal: a retransmission
+	 * (no RTT sample, and the repath emptied the pool it would take) or
+	 * a packet without a delay sample got through, which a full queue
+	 * lets one packet in a while do as well.  Not while a packet sent
+	 * before the round began, on the path left, is unacknowledged
+	 * (queued there, or lost and not yet repaired): its timeout is that
+	 * path's, not a failure of the new one.
+	 */
+	if (!old_out && *ratio >= 0)
+		s->flags &= ~DCC_PLB_F_LEFT_CONG;
 	s->round_delivered = delivered;
 	s->round_delivered_ce = delivered_ce;
 	return true;
@@ -388,9 +396,10 @@ static inline bool dcc_plb_update(struct dcc_plb_state *s,
  * Is a repath due, given the packets in flight and the time?  On a
  * REPATH verdict the count restarts: the caller picks the new path, and
  * DCC_PLB_F_LEFT_CONG says the packets in flight were sent on a congested
- * path until one sent after the repath is delivered (the next round's
- * end: the caller calls this right after a round ends, or with nothing
- * in flight).  A timeout in between is congestion (dcc_plb_on_rto()).
+ * path until a round of packets sent after the repath gives a signal (a
+ * later round's end: the caller calls this right after a round ends, or
+ * with nothing in flight; dcc_plb_round_end()).  A timeout in between is
+ * congestion (dcc_plb_on_rto()).
  *
  * The pause ends at pause_until; jiffies wrap, so a pause_until more than
  * 2S (its longest possible length) ahead of now is a stale one from
@@ -510,13 +519,14 @@ static inline u32 dcc_plb_choose(struct dcc_plb_state *s, u32 cur, u32 depth)
  * Was the connection congested, by PLB's own measure, when a retransmit
  * timeout came: its last round was congested, or the delay samples pooled
  * over its last rounds were at or above the target in cong_thresh of them,
- * or PLB has just repathed it off a congested path and either no packet
- * sent since has been delivered or one sent before is still out
- * (DCC_PLB_F_LEFT_CONG: the repath emptied the pool and the count).  In
- * that last case the packet that timed out was either left on the
- * congested path or sent on the new one before it
- * delivered anything, which a congested path (a new label on the same
- * full queue) does as a failed one does; it is taken for congestion.
+ * or PLB has just repathed it off a congested path and no round since
+ * has given a signal with nothing sent before it out (DCC_PLB_F_LEFT_CONG:
+ * the repath emptied the pool and the count).  In that last case the
+ * packet that timed out was either left on the congested path or sent
+ * on the new one before it showed where its queue is: delivering
+ * nothing, or a retransmission or a packet without a delay sample now
+ * and then, which a congested path (a new label on the same full queue)
+ * does as a failed one does; it is taken for congestion.
  */
 static inline bool dcc_plb_congested(const struct dcc_plb_state *s,
 				     const struct dcc_plb_conf *c)
