@@ -127,9 +127,11 @@ struct dcc_plb_state {
 					 * judged congestion, not a failure
 					 * (dcc_plb_on_rto())
 					 */
-#define DCC_PLB_F_LEFT_CONG	0x40	/* repathed off a congested path,
-					 * and no round since has given a
-					 * signal with nothing older out
+#define DCC_PLB_F_LEFT_CONG	0x40	/* repathed off a congested path
+					 * (by PLB, or by TCP at a timeout
+					 * judged congestion), and no round
+					 * since has given a signal with
+					 * nothing older out
 					 * (dcc_plb_round_end())
 					 */
 #define DCC_PLB_F_BACK		0x80	/* on the best label, gone back to
@@ -163,10 +165,11 @@ struct dcc_plb_state {
  * left is unacknowledged, version 9 added DCC_PLB_F_BACK (the hold on the
  * best label), version 10 sets DCC_PLB_F_SAMPLED in a round that repaired
  * a loss too (it takes the pool's fraction, dcc_plb_delay_ratio()),
- * version 11 keeps DCC_PLB_F_LEFT_CONG over a round that gave no signal.
+ * version 11 keeps DCC_PLB_F_LEFT_CONG over a round that gave no signal,
+ * version 12 sets it at a timeout judged congestion.
  */
 #define DCC_PLB_ABI_MAGIC	0x31424c50u	/* "PLB1" in memory */
-#define DCC_PLB_ABI_VERSION	11u
+#define DCC_PLB_ABI_VERSION	12u
 
 /* Decision of dcc_plb_check(). */
 enum dcc_plb_verdict {
@@ -519,9 +522,10 @@ static inline u32 dcc_plb_choose(struct dcc_plb_state *s, u32 cur, u32 depth)
  * Was the connection congested, by PLB's own measure, when a retransmit
  * timeout came: its last round was congested, or the delay samples pooled
  * over its last rounds were at or above the target in cong_thresh of them,
- * or PLB has just repathed it off a congested path and no round since
- * has given a signal with nothing sent before it out (DCC_PLB_F_LEFT_CONG:
- * the repath emptied the pool and the count).  In that last case the
+ * or PLB (or TCP's rehash at a timeout judged congestion) has just
+ * repathed it off a congested path and no round since has given a signal
+ * with nothing sent before it out (DCC_PLB_F_LEFT_CONG: the repath
+ * emptied the pool and the count).  In that last case the
  * packet that timed out was either left on the congested path or sent
  * on the new one before it showed where its queue is: delivering
  * nothing, or a retransmission or a packet without a delay sample now
@@ -549,7 +553,12 @@ static inline bool dcc_plb_congested(const struct dcc_plb_state *s,
  *     at or above the target, or of a connection PLB had just moved off
  *     such a path (dcc_plb_congested()), lost the packets to a queue:
  *     the timeout is congestion (DCC_PLB_F_RTO_CONG), and PLB goes on
- *     judging rounds on the new path as on any other.  No pause: a pause
+ *     judging rounds on the new path as on any other.  TCP's rehash has
+ *     moved the connection off a congested path as PLB's repath does,
+ *     and the pool and the count are emptied as there: DCC_PLB_F_LEFT_CONG
+ *     is set, and the first timeout of a later run (the retransmission
+ *     got through, the packets after it did not) before a round on the
+ *     new label has given a signal is congestion too.  No pause: a pause
  *     would hold the connection on the path TCP's rehash drew, and that
  *     draw lands on the congested path again one time in two (on the
  *     two-path bed a connection held so carried 1 Mbit/s for 20 s beside
@@ -588,8 +597,10 @@ static inline bool dcc_plb_on_rto(struct dcc_plb_state *s,
 	s->ref_rounds = 0;
 	dcc_plb_pool_clear(s);
 	s->flags &= ~DCC_PLB_F_LEFT_CONG;
-	if (s->flags & DCC_PLB_F_RTO_CONG)
+	if (s->flags & DCC_PLB_F_RTO_CONG) {
+		s->flags |= DCC_PLB_F_LEFT_CONG;	/* as PLB's repath */
 		return false;
+	}
 	s->best_txhash = 0;
 	s->flags &= ~(DCC_PLB_F_BEST_MASK | DCC_PLB_F_BACK);
 	if (!pause) {

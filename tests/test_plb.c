@@ -467,9 +467,14 @@ static void test_rto_after_repath(void **state)
 	assert_true(dcc_plb_congested(&s, &defaults));
 	assert_false(dcc_plb_on_rto(&s, &defaults, 1050, HZ_T, 0, 0));
 	assert_int_equal(s.pause_until, 0);
-	assert_int_equal(s.flags & DCC_PLB_F_LEFT_CONG, 0);
-	/* the next timeout of a new run, nothing judged since: a failure */
-	assert_true(dcc_plb_on_rto(&s, &defaults, 1100, HZ_T, 0, 0));
+	/* TCP's rehash moved it off a congested path, as a repath */
+	assert_int_equal(s.flags & DCC_PLB_F_LEFT_CONG, DCC_PLB_F_LEFT_CONG);
+	/* the next timeout of a new run, nothing judged since: congestion
+	 * (test_rto_new_run_after_congestion_rto); the run's second one, the
+	 * retransmission lost too: a failure
+	 */
+	assert_false(dcc_plb_on_rto(&s, &defaults, 1100, HZ_T, 0, 0));
+	assert_true(dcc_plb_on_rto(&s, &defaults, 1300, HZ_T, 0, 1));
 
 	/* a packet sent on the new path delivered: the flag is gone, the
 	 * pool judges (one quiet sample: a failure)
@@ -661,6 +666,43 @@ static void test_rto_after_repath_signal(void **state)
 	 * A black hole delivers nothing: no round ends there, the first
 	 * timeout is congestion, the retransmission lost too a failure.
 	 */
+	s = repathed_idle(&delivered);
+	assert_false(dcc_plb_on_rto(&s, &defaults, 1100, HZ_T, 0, 0));
+	assert_true(dcc_plb_on_rto(&s, &defaults, 1400, HZ_T, 0, 1));
+}
+
+/*
+ * A timeout judged congestion moves the connection as a repath does (TCP's
+ * rehash draws a new label) and empties the pool and the count.  The
+ * retransmission gets through, its ACK of new data starts a new run of
+ * timeouts (icsk_retransmits back to 0), and the packets after it are lost
+ * at the queue of a label on the same congested path before any round has
+ * given a signal: that run's first timeout has nothing to judge by, as
+ * after PLB's repath.  After a repath off a congested path: PLB moves the
+ * connection onto A's full queue, nothing gets through, the timeout is
+ * congestion, TCP's rehash draws A again, the retransmission gets through
+ * it and the slow start's packets do not.
+ */
+static void test_rto_new_run_after_congestion_rto(void **state)
+{
+	u32 delivered;
+	struct dcc_plb_state s = repathed_idle(&delivered);
+
+	(void)state;
+	assert_false(dcc_plb_on_rto(&s, &defaults, 1100, HZ_T, 0, 0));
+	assert_int_equal(s.flags & DCC_PLB_F_RTO_CONG, DCC_PLB_F_RTO_CONG);
+	/* the retransmission's ACK (a round's end, no sample), new data */
+	assert_int_equal(glue_ack(&s, &delivered, -1, true, 130, 1, false, 2),
+			 DCC_PLB_NONE);
+	assert_true(dcc_plb_congested(&s, &defaults));
+	assert_false(dcc_plb_on_rto(&s, &defaults, 1200, HZ_T, 0, 0));
+	assert_int_equal(s.pause_until, 0);
+	/* a round with a signal judges the label TCP's rehash drew */
+	assert_int_equal(glue_ack(&s, &delivered, 0, false, 131, 2, false, 2),
+			 DCC_PLB_NONE);
+	assert_false(dcc_plb_congested(&s, &defaults));
+	assert_true(dcc_plb_on_rto(&s, &defaults, 1300, HZ_T, 0, 0));
+	/* the retransmission lost too: a failure, as ever */
 	s = repathed_idle(&delivered);
 	assert_false(dcc_plb_on_rto(&s, &defaults, 1100, HZ_T, 0, 0));
 	assert_true(dcc_plb_on_rto(&s, &defaults, 1400, HZ_T, 0, 1));
@@ -960,7 +1002,10 @@ struct ref_plb {
 	int64_t pause_end;	/* absolute, unwrapped; -1: none */
 	unsigned int refs;	/* reference rounds of the congested ones */
 	int rto_cong;		/* the run of timeouts came on congestion */
-	int left;		/* repathed, no round ended since */
+	int left;		/* repathed (by PLB, or by TCP at a
+				 * timeout judged congestion), no round
+				 * with a signal since (none ends here)
+				 */
 };
 
 static int ref_check(struct ref_plb *r, const struct dcc_plb_conf *c,
@@ -1046,13 +1091,14 @@ static void test_random_vs_reference(void **state)
 				bool paused;
 
 				/* no delay samples here: a congested
-				 * round last, or a repath with no round
-				 * since, are the only signs
+				 * round last, or a repath (PLB's, or
+				 * TCP's at a congestion timeout) with
+				 * no round since, are the only signs
 				 */
 				r.rto_cong = !n && (r.consec > 0 || r.left);
 				paused = dcc_plb_on_rto(&s, &c, (u32)now, HZ_T,
 							rnd, n);
-				r.left = 0;
+				r.left = r.rto_cong;
 				r.consec = 0;
 				r.refs = 0;
 				if (!r.rto_cong)
@@ -1076,7 +1122,7 @@ static void test_random_vs_reference(void **state)
 static void test_abi_layout_pinned(void **state)
 {
 	(void)state;
-	assert_int_equal(DCC_PLB_ABI_VERSION, 11);
+	assert_int_equal(DCC_PLB_ABI_VERSION, 12);
 	assert_int_equal(sizeof(struct dcc_plb_state), 24);
 	assert_int_equal(offsetof(struct dcc_plb_state, pause_until), 0);
 	assert_int_equal(offsetof(struct dcc_plb_state, round_delivered), 4);
@@ -1373,6 +1419,7 @@ int main(void)
 		cmocka_unit_test(test_rto_after_repath_no_sample),
 		cmocka_unit_test(test_rto_after_repath_repair),
 		cmocka_unit_test(test_rto_after_repath_signal),
+		cmocka_unit_test(test_rto_new_run_after_congestion_rto),
 		cmocka_unit_test(test_stale_pause_cleared),
 		cmocka_unit_test(test_suspend_zero_no_pause),
 		cmocka_unit_test(test_round_delay_fraction),

@@ -27,8 +27,9 @@
  *  - after a timeout the pause lasts [S, 2S] seconds (none for S = 0);
  *  - the left-path flag goes only at the end of a round that gave a
  *    signal (ratio >= 0) with nothing older out, and a run's first
- *    timeout after a repath, before such a round, is congestion (the
- *    harness tracks it apart from the flag).
+ *    timeout after a repath (PLB's, or TCP's at a timeout judged
+ *    congestion), before such a round, is congestion (the harness
+ *    tracks it apart from the flag).
  */
 #include "fuzz.h"
 
@@ -52,9 +53,10 @@ struct sim {
 	u32 delivered, delivered_ce, packets_out, now, hz;
 	u32 label;		/* the socket's transmit hash (never 0) */
 	bool ecn;
-	bool unjudged;		/* repathed off a congested path, and no
-				 * round since gave a signal with nothing
-				 * older out
+	bool unjudged;		/* repathed off a congested path (by PLB,
+				 * or by TCP at a congestion timeout), and
+				 * no round since gave a signal with
+				 * nothing older out
 				 */
 };
 
@@ -338,11 +340,12 @@ static void ev_rto(struct sim *x)
 	/* a new path no round has judged yet: never a failure */
 	if (!timeouts && x->unjudged)
 		FZ_CHECK(f, cong, "first timeout on an unjudged path: failure");
-	x->unjudged = false;
 	old_left = dcc_plb_pause_left(&x->s, x->now);
 	paused = dcc_plb_on_rto(&x->s, &x->c, x->now, x->hz, rnd, timeouts);
-	FZ_CHECK(f, !(x->s.flags & DCC_PLB_F_LEFT_CONG),
-		 "left-path flag kept over an RTO");
+	/* TCP's rehash at a congestion timeout: as PLB's repath */
+	FZ_CHECK(f, !!(x->s.flags & DCC_PLB_F_LEFT_CONG) == cong,
+		 "left-path flag %d after a timeout judged %d",
+		 !!(x->s.flags & DCC_PLB_F_LEFT_CONG), cong);
 	left = dcc_plb_pause_left(&x->s, x->now);
 	FZ_LOG(f, "rto now=%u rnd=%u timeouts=%u cong=%d -> paused %d pause_until %u left %u",
 	       x->now, rnd, timeouts, cong, paused, x->s.pause_until, left);
@@ -353,6 +356,7 @@ static void ev_rto(struct sim *x)
 		 "verdict %d kept as %d", cong,
 		 !!(x->s.flags & DCC_PLB_F_RTO_CONG));
 	x->label = fz_u32(f) | 1;	/* tcp_write_timeout() rehashed */
+	x->unjudged = cong;
 	if (cong) {
 		FZ_CHECK(f, !paused && left == old_left,
 			 "congestion timeout paused (%u left, %u before)",
