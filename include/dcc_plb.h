@@ -127,9 +127,12 @@ struct dcc_plb_state {
 					 * judged congestion, not a failure
 					 * (dcc_plb_on_rto())
 					 */
-#define DCC_PLB_F_LEFT_CONG	0x40	/* repathed off a congested path,
-					 * and no packet sent since has
-					 * been delivered
+#define DCC_PLB_F_LEFT_CONG	0x40	/* repathed off a congested path
+					 * (by PLB, or by TCP at a timeout
+					 * judged congestion), and no round
+					 * since has given a signal with
+					 * nothing older out
+					 * (dcc_plb_round_end())
 					 */
 #define DCC_PLB_F_BACK		0x80	/* on the best label, gone back to
 					 * it from one at least four times
@@ -161,10 +164,12 @@ struct dcc_plb_state {
  * version 8 keeps DCC_PLB_F_LEFT_CONG while a packet sent on the path
  * left is unacknowledged, version 9 added DCC_PLB_F_BACK (the hold on the
  * best label), version 10 sets DCC_PLB_F_SAMPLED in a round that repaired
- * a loss too (it takes the pool's fraction, dcc_plb_delay_ratio()).
+ * a loss too (it takes the pool's fraction, dcc_plb_delay_ratio()),
+ * version 11 keeps DCC_PLB_F_LEFT_CONG over a round that gave no signal,
+ * version 12 sets it at a timeout judged congestion.
  */
 #define DCC_PLB_ABI_MAGIC	0x31424c50u	/* "PLB1" in memory */
-#define DCC_PLB_ABI_VERSION	10u
+#define DCC_PLB_ABI_VERSION	12u
 
 /* Decision of dcc_plb_check(). */
 enum dcc_plb_verdict {
@@ -319,8 +324,9 @@ static inline int dcc_plb_delay_ratio(struct dcc_plb_state *s)
  * its queue passed the marking threshold; delay mixes in host noise and is
  * the fallback for unmarked paths.
  *
- * old_out: a packet sent before the round began is still unacknowledged;
- * DCC_PLB_F_LEFT_CONG then stays (dcc_plb_congested()).
+ * DCC_PLB_F_LEFT_CONG goes at the end of a round that gave a signal
+ * (*ratio >= 0) with no packet sent before it began still unacknowledged
+ * (old_out false); it stays otherwise (dcc_plb_congested()).
  */
 static inline bool dcc_plb_round_end(struct dcc_plb_state *s,
 				     u32 prior_delivered, u32 delivered,
@@ -337,14 +343,6 @@ static inline bool dcc_plb_round_end(struct dcc_plb_state *s,
 	if (ce)
 		s->flags |= DCC_PLB_F_CE_SEEN;
 	delay = dcc_plb_delay_ratio(s);
-	/*
-	 * A packet sent on the new path arrived: it works.  Not while one
-	 * sent before the round began, on the path left, is unacknowledged
-	 * (queued there, or lost and not yet repaired): its timeout is that
-	 * path's, not a failure of the new one.
-	 */
-	if (!old_out)
-		s->flags &= ~DCC_PLB_F_LEFT_CONG;
 	if (use_ecn && (s->flags & DCC_PLB_F_CE_SEEN) && pkts)
 		*ratio = (int)dcc_min_u32(dcc_sat_u32(dcc_div_u64((u64)ce *
 								  DCC_PLB_SCALE,
@@ -352,6 +350,19 @@ static inline bool dcc_plb_round_end(struct dcc_plb_state *s,
 					  DCC_PLB_SCALE);
 	else
 		*ratio = delay;
+	/*
+	 * A round on the new path said where its queue is: the path works
+	 * at that, and PLB judges it from here on (a congested round counts,
+	 * dcc_plb_update()).  Not a round without a signal: a retransmission
+	 * (no RTT sample, and the repath emptied the pool it would take) or
+	 * a packet without a delay sample got through, which a full queue
+	 * lets one packet in a while do as well.  Not while a packet sent
+	 * before the round began, on the path left, is unacknowledged
+	 * (queued there, or lost and not yet repaired): its timeout is that
+	 * path's, not a failure of the new one.
+	 */
+	if (!old_out && *ratio >= 0)
+		s->flags &= ~DCC_PLB_F_LEFT_CONG;
 	s->round_delivered = delivered;
 	s->round_delivered_ce = delivered_ce;
 	return true;
@@ -388,9 +399,10 @@ static inline bool dcc_plb_update(struct dcc_plb_state *s,
  * Is a repath due, given the packets in flight and the time?  On a
  * REPATH verdict the count restarts: the caller picks the new path, and
  * DCC_PLB_F_LEFT_CONG says the packets in flight were sent on a congested
- * path until one sent after the repath is delivered (the next round's
- * end: the caller calls this right after a round ends, or with nothing
- * in flight).  A timeout in between is congestion (dcc_plb_on_rto()).
+ * path until a round of packets sent after the repath gives a signal (a
+ * later round's end: the caller calls this right after a round ends, or
+ * with nothing in flight; dcc_plb_round_end()).  A timeout in between is
+ * congestion (dcc_plb_on_rto()).
  *
  * The pause ends at pause_until; jiffies wrap, so a pause_until more than
  * 2S (its longest possible length) ahead of now is a stale one from
@@ -510,13 +522,15 @@ static inline u32 dcc_plb_choose(struct dcc_plb_state *s, u32 cur, u32 depth)
  * Was the connection congested, by PLB's own measure, when a retransmit
  * timeout came: its last round was congested, or the delay samples pooled
  * over its last rounds were at or above the target in cong_thresh of them,
- * or PLB has just repathed it off a congested path and either no packet
- * sent since has been delivered or one sent before is still out
- * (DCC_PLB_F_LEFT_CONG: the repath emptied the pool and the count).  In
- * that last case the packet that timed out was either left on the
- * congested path or sent on the new one before it
- * delivered anything, which a congested path (a new label on the same
- * full queue) does as a failed one does; it is taken for congestion.
+ * or PLB (or TCP's rehash at a timeout judged congestion) has just
+ * repathed it off a congested path and no round since has given a signal
+ * with nothing sent before it out (DCC_PLB_F_LEFT_CONG: the repath
+ * emptied the pool and the count).  In that last case the
+ * packet that timed out was either left on the congested path or sent
+ * on the new one before it showed where its queue is: delivering
+ * nothing, or a retransmission or a packet without a delay sample now
+ * and then, which a congested path (a new label on the same full queue)
+ * does as a failed one does; it is taken for congestion.
  */
 static inline bool dcc_plb_congested(const struct dcc_plb_state *s,
 				     const struct dcc_plb_conf *c)
@@ -539,7 +553,12 @@ static inline bool dcc_plb_congested(const struct dcc_plb_state *s,
  *     at or above the target, or of a connection PLB had just moved off
  *     such a path (dcc_plb_congested()), lost the packets to a queue:
  *     the timeout is congestion (DCC_PLB_F_RTO_CONG), and PLB goes on
- *     judging rounds on the new path as on any other.  No pause: a pause
+ *     judging rounds on the new path as on any other.  TCP's rehash has
+ *     moved the connection off a congested path as PLB's repath does,
+ *     and the pool and the count are emptied as there: DCC_PLB_F_LEFT_CONG
+ *     is set, and the first timeout of a later run (the retransmission
+ *     got through, the packets after it did not) before a round on the
+ *     new label has given a signal is congestion too.  No pause: a pause
  *     would hold the connection on the path TCP's rehash drew, and that
  *     draw lands on the congested path again one time in two (on the
  *     two-path bed a connection held so carried 1 Mbit/s for 20 s beside
@@ -578,8 +597,10 @@ static inline bool dcc_plb_on_rto(struct dcc_plb_state *s,
 	s->ref_rounds = 0;
 	dcc_plb_pool_clear(s);
 	s->flags &= ~DCC_PLB_F_LEFT_CONG;
-	if (s->flags & DCC_PLB_F_RTO_CONG)
+	if (s->flags & DCC_PLB_F_RTO_CONG) {
+		s->flags |= DCC_PLB_F_LEFT_CONG;	/* as PLB's repath */
 		return false;
+	}
 	s->best_txhash = 0;
 	s->flags &= ~(DCC_PLB_F_BEST_MASK | DCC_PLB_F_BACK);
 	if (!pause) {

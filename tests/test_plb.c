@@ -397,12 +397,15 @@ static void test_rto_congestion_no_pause(void **state)
 		dcc_plb_update(&s, &defaults, 256);
 	assert_int_equal(dcc_plb_check(&s, &defaults, 3, 1200, HZ_T),
 			 DCC_PLB_REPATH_FORCED);
-	/* the new path delivers (a round ends, no delay sample); then a new
-	 * run with no sign of congestion since: a failure
+	/* the new path delivers at its target (a round ends with a quiet
+	 * sample); then a new run with no sign of congestion since: a
+	 * failure
 	 */
+	dcc_plb_sample(&s, false);
 	assert_true(dcc_plb_round_end(&s, s.round_delivered,
 				      s.round_delivered + 5, 7, false, false,
 				      &ratio));
+	assert_int_equal(ratio, 0);
 	assert_true(dcc_plb_on_rto(&s, &defaults, 1300, HZ_T, 0, 0));
 	assert_int_equal(s.pause_until, 1300 + 60 * HZ_T);
 	assert_int_equal(s.flags & DCC_PLB_F_RTO_CONG, 0);
@@ -464,9 +467,14 @@ static void test_rto_after_repath(void **state)
 	assert_true(dcc_plb_congested(&s, &defaults));
 	assert_false(dcc_plb_on_rto(&s, &defaults, 1050, HZ_T, 0, 0));
 	assert_int_equal(s.pause_until, 0);
-	assert_int_equal(s.flags & DCC_PLB_F_LEFT_CONG, 0);
-	/* the next timeout of a new run, nothing judged since: a failure */
-	assert_true(dcc_plb_on_rto(&s, &defaults, 1100, HZ_T, 0, 0));
+	/* TCP's rehash moved it off a congested path, as a repath */
+	assert_int_equal(s.flags & DCC_PLB_F_LEFT_CONG, DCC_PLB_F_LEFT_CONG);
+	/* the next timeout of a new run, nothing judged since: congestion
+	 * (test_rto_new_run_after_congestion_rto); the run's second one, the
+	 * retransmission lost too: a failure
+	 */
+	assert_false(dcc_plb_on_rto(&s, &defaults, 1100, HZ_T, 0, 0));
+	assert_true(dcc_plb_on_rto(&s, &defaults, 1300, HZ_T, 0, 1));
 
 	/* a packet sent on the new path delivered: the flag is gone, the
 	 * pool judges (one quiet sample: a failure)
@@ -506,6 +514,198 @@ static void test_rto_after_repath(void **state)
 	assert_true(dcc_plb_round_end(&s, 190, 200, 7, false, false, &ratio));
 	assert_int_equal(s.flags & DCC_PLB_F_LEFT_CONG, 0);
 	assert_true(dcc_plb_on_rto(&s, &defaults, 1050, HZ_T, 0, 0));
+}
+
+/*
+ * One ACK as include/dcc_plb_link.h makes it, then tcp_plb.c's
+ * update_state and check_rehash at a round's end: sample is -1 (the ACK
+ * gave no delay sample), 0 (below the target) or 1 (at or above it);
+ * retrans: it delivered a retransmission; prior: the acked packet's
+ * tx.delivered; d: packets it delivered; old_out: a packet sent before
+ * the round began is still out.  Returns the check's verdict, or -1 when
+ * no round ended.
+ */
+static int glue_ack(struct dcc_plb_state *s, u32 *delivered, int sample,
+		    bool retrans, u32 prior, u32 d, bool old_out,
+		    u32 packets_out)
+{
+	int ratio;
+
+	if (sample >= 0) {
+		dcc_plb_sample(s, sample);
+		dcc_plb_sample_len(s, 1000, 1000);
+	}
+	if (retrans)
+		dcc_plb_repair(s);
+	*delivered += d;
+	if (!dcc_plb_round_end(s, prior, *delivered, 7, false, old_out,
+			       &ratio))
+		return -1;
+	dcc_plb_update(s, &defaults, ratio);
+	return dcc_plb_check(s, &defaults, packets_out, 1000, HZ_T);
+}
+
+/*
+ * An RPC connection on a path it congests (three congested rounds of
+ * its own requests), idle-repathed when its next request starts
+ * (CA_EVENT_TX_START, nothing in flight): delivered 130 then.
+ */
+static struct dcc_plb_state repathed_idle(u32 *delivered)
+{
+	struct dcc_plb_state s = fresh();	/* delivered 100 */
+	int i;
+
+	*delivered = 100;
+	for (i = 0; i < 3; i++)
+		assert_int_equal(glue_ack(&s, delivered, 1, false, *delivered,
+					  10, false, 5), DCC_PLB_NONE);
+	assert_int_equal(dcc_plb_check(&s, &defaults, 0, 1000, HZ_T),
+			 DCC_PLB_REPATH_IDLE);
+	assert_int_equal(s.flags & DCC_PLB_F_LEFT_CONG, DCC_PLB_F_LEFT_CONG);
+	assert_int_equal(*delivered, 130);
+	return s;
+}
+
+/*
+ * A round on the new path that gave no signal says nothing of it: the
+ * flag stays, and a timeout after it is congestion.  CI's plb_twopath.sh,
+ * timely phase: an RPC connection repathed off the quiet path B (its own
+ * load) drew a label on the congested path A, where one packet or so got
+ * through; its first timeout was judged a failure, and the pause held
+ * it 21 s on A, where TCP's rehash at the timeout had put it again.  The
+ * sequences that get there, each a round's end with nothing older out
+ * and no signal (the pool emptied by the repath):
+ *  - the request's packets dropped at A's full queue but the tail loss
+ *    probe, a retransmission of the last one: its SACK ends the round
+ *    (it left after the round began) with no sample (Karn);
+ *  - the first packet delivered, its ACK without a delay sample (timely
+ *    leaves a delayed ACK's out when it has timestamps), the rest lost;
+ *  - a repath in flight (forced or long): a loss on the path left is
+ *    repaired on the new one, the retransmission delivered and nothing
+ *    sent before the round out, the packets after it lost at the queue.
+ */
+static void test_rto_after_repath_probe(void **state)
+{
+	u32 delivered;
+	struct dcc_plb_state s = repathed_idle(&delivered);
+
+	(void)state;
+	/* the tail loss probe's SACK ends the first round on the new path */
+	assert_int_equal(glue_ack(&s, &delivered, -1, true, 130, 1, false, 21),
+			 DCC_PLB_NONE);
+	assert_int_equal(s.consec_cong_rounds, 0);
+	assert_int_equal(s.flags & DCC_PLB_F_LEFT_CONG, DCC_PLB_F_LEFT_CONG);
+	assert_true(dcc_plb_congested(&s, &defaults));
+	assert_false(dcc_plb_on_rto(&s, &defaults, 1100, HZ_T, 0, 0));
+	assert_int_equal(s.pause_until, 0);
+	assert_int_equal(s.flags & DCC_PLB_F_RTO_CONG, DCC_PLB_F_RTO_CONG);
+}
+
+static void test_rto_after_repath_no_sample(void **state)
+{
+	u32 delivered;
+	struct dcc_plb_state s = repathed_idle(&delivered);
+
+	(void)state;
+	/* a new packet delivered, its ACK without a delay sample */
+	assert_int_equal(glue_ack(&s, &delivered, -1, false, 130, 1, false,
+				  21), DCC_PLB_NONE);
+	assert_false(dcc_plb_on_rto(&s, &defaults, 1100, HZ_T, 0, 0));
+	assert_int_equal(s.pause_until, 0);
+}
+
+static void test_rto_after_repath_repair(void **state)
+{
+	struct dcc_plb_state s = repathed_in_flight();
+	u32 delivered = 180;
+
+	(void)state;
+	/* a forced repath in flight; the first round's end is a repair */
+	assert_int_equal(glue_ack(&s, &delivered, -1, true, 180, 1, false, 4),
+			 DCC_PLB_NONE);
+	assert_false(dcc_plb_on_rto(&s, &defaults, 1100, HZ_T, 0, 0));
+	assert_int_equal(s.pause_until, 0);
+}
+
+/*
+ * The rule the three above keep: a round with a signal and nothing older
+ * out judges the new path, and a black hole (no round ends) still pauses
+ * at the second timeout of a run (plb_rto.sh).
+ */
+static void test_rto_after_repath_signal(void **state)
+{
+	struct dcc_plb_state s;
+	u32 delivered;
+
+	(void)state;
+	/* delivering at its target after the probe, the path works: a
+	 * timeout there is a failure (the pause)
+	 */
+	s = repathed_idle(&delivered);
+	assert_int_equal(glue_ack(&s, &delivered, -1, true, 130, 1, false, 21),
+			 DCC_PLB_NONE);
+	assert_int_equal(glue_ack(&s, &delivered, 0, false, 131, 4, false, 17),
+			 DCC_PLB_NONE);
+	assert_int_equal(s.flags & DCC_PLB_F_LEFT_CONG, 0);
+	assert_false(dcc_plb_congested(&s, &defaults));
+	assert_true(dcc_plb_on_rto(&s, &defaults, 1100, HZ_T, 0, 0));
+	/* its queue at or above the target: a congested round counts */
+	s = repathed_idle(&delivered);
+	assert_int_equal(glue_ack(&s, &delivered, 1, false, 130, 1, false, 21),
+			 DCC_PLB_NONE);
+	assert_int_equal(s.flags & DCC_PLB_F_LEFT_CONG, 0);
+	assert_int_equal(s.consec_cong_rounds, 1);
+	assert_false(dcc_plb_on_rto(&s, &defaults, 1100, HZ_T, 0, 0));
+	/* a round's end with an older packet out keeps it, signal or not */
+	s = repathed_in_flight();
+	delivered = 180;
+	assert_int_equal(glue_ack(&s, &delivered, 0, false, 180, 1, true, 4),
+			 DCC_PLB_NONE);
+	assert_int_equal(s.flags & DCC_PLB_F_LEFT_CONG, DCC_PLB_F_LEFT_CONG);
+	/*
+	 * A black hole delivers nothing: no round ends there, the first
+	 * timeout is congestion, the retransmission lost too a failure.
+	 */
+	s = repathed_idle(&delivered);
+	assert_false(dcc_plb_on_rto(&s, &defaults, 1100, HZ_T, 0, 0));
+	assert_true(dcc_plb_on_rto(&s, &defaults, 1400, HZ_T, 0, 1));
+}
+
+/*
+ * A timeout judged congestion moves the connection as a repath does (TCP's
+ * rehash draws a new label) and empties the pool and the count.  The
+ * retransmission gets through, its ACK of new data starts a new run of
+ * timeouts (icsk_retransmits back to 0), and the packets after it are lost
+ * at the queue of a label on the same congested path before any round has
+ * given a signal: that run's first timeout has nothing to judge by, as
+ * after PLB's repath.  After a repath off a congested path: PLB moves the
+ * connection onto A's full queue, nothing gets through, the timeout is
+ * congestion, TCP's rehash draws A again, the retransmission gets through
+ * it and the slow start's packets do not.
+ */
+static void test_rto_new_run_after_congestion_rto(void **state)
+{
+	u32 delivered;
+	struct dcc_plb_state s = repathed_idle(&delivered);
+
+	(void)state;
+	assert_false(dcc_plb_on_rto(&s, &defaults, 1100, HZ_T, 0, 0));
+	assert_int_equal(s.flags & DCC_PLB_F_RTO_CONG, DCC_PLB_F_RTO_CONG);
+	/* the retransmission's ACK (a round's end, no sample), new data */
+	assert_int_equal(glue_ack(&s, &delivered, -1, true, 130, 1, false, 2),
+			 DCC_PLB_NONE);
+	assert_true(dcc_plb_congested(&s, &defaults));
+	assert_false(dcc_plb_on_rto(&s, &defaults, 1200, HZ_T, 0, 0));
+	assert_int_equal(s.pause_until, 0);
+	/* a round with a signal judges the label TCP's rehash drew */
+	assert_int_equal(glue_ack(&s, &delivered, 0, false, 131, 2, false, 2),
+			 DCC_PLB_NONE);
+	assert_false(dcc_plb_congested(&s, &defaults));
+	assert_true(dcc_plb_on_rto(&s, &defaults, 1300, HZ_T, 0, 0));
+	/* the retransmission lost too: a failure, as ever */
+	s = repathed_idle(&delivered);
+	assert_false(dcc_plb_on_rto(&s, &defaults, 1100, HZ_T, 0, 0));
+	assert_true(dcc_plb_on_rto(&s, &defaults, 1400, HZ_T, 0, 1));
 }
 
 /*
@@ -802,7 +1002,10 @@ struct ref_plb {
 	int64_t pause_end;	/* absolute, unwrapped; -1: none */
 	unsigned int refs;	/* reference rounds of the congested ones */
 	int rto_cong;		/* the run of timeouts came on congestion */
-	int left;		/* repathed, no round ended since */
+	int left;		/* repathed (by PLB, or by TCP at a
+				 * timeout judged congestion), no round
+				 * with a signal since (none ends here)
+				 */
 };
 
 static int ref_check(struct ref_plb *r, const struct dcc_plb_conf *c,
@@ -888,13 +1091,14 @@ static void test_random_vs_reference(void **state)
 				bool paused;
 
 				/* no delay samples here: a congested
-				 * round last, or a repath with no round
-				 * since, are the only signs
+				 * round last, or a repath (PLB's, or
+				 * TCP's at a congestion timeout) with
+				 * no round since, are the only signs
 				 */
 				r.rto_cong = !n && (r.consec > 0 || r.left);
 				paused = dcc_plb_on_rto(&s, &c, (u32)now, HZ_T,
 							rnd, n);
-				r.left = 0;
+				r.left = r.rto_cong;
 				r.consec = 0;
 				r.refs = 0;
 				if (!r.rto_cong)
@@ -918,7 +1122,7 @@ static void test_random_vs_reference(void **state)
 static void test_abi_layout_pinned(void **state)
 {
 	(void)state;
-	assert_int_equal(DCC_PLB_ABI_VERSION, 10);
+	assert_int_equal(DCC_PLB_ABI_VERSION, 12);
 	assert_int_equal(sizeof(struct dcc_plb_state), 24);
 	assert_int_equal(offsetof(struct dcc_plb_state, pause_until), 0);
 	assert_int_equal(offsetof(struct dcc_plb_state, round_delivered), 4);
@@ -1211,6 +1415,11 @@ int main(void)
 		cmocka_unit_test(test_rto_congestion_no_pause),
 		cmocka_unit_test(test_rto_after_repath),
 		cmocka_unit_test(test_rto_black_hole_after_repath),
+		cmocka_unit_test(test_rto_after_repath_probe),
+		cmocka_unit_test(test_rto_after_repath_no_sample),
+		cmocka_unit_test(test_rto_after_repath_repair),
+		cmocka_unit_test(test_rto_after_repath_signal),
+		cmocka_unit_test(test_rto_new_run_after_congestion_rto),
 		cmocka_unit_test(test_stale_pause_cleared),
 		cmocka_unit_test(test_suspend_zero_no_pause),
 		cmocka_unit_test(test_round_delay_fraction),

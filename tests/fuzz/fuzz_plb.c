@@ -24,7 +24,12 @@
  *    count; no verdict without a cause; a pause reported is in force and
  *    ends within 2 * suspend_rto_sec (so no pause blocks PLB for longer,
  *    whatever the clock did);
- *  - after a timeout the pause lasts [S, 2S] seconds (none for S = 0).
+ *  - after a timeout the pause lasts [S, 2S] seconds (none for S = 0);
+ *  - the left-path flag goes only at the end of a round that gave a
+ *    signal (ratio >= 0) with nothing older out, and a run's first
+ *    timeout after a repath (PLB's, or TCP's at a timeout judged
+ *    congestion), before such a round, is congestion (the harness
+ *    tracks it apart from the flag).
  */
 #include "fuzz.h"
 
@@ -48,6 +53,11 @@ struct sim {
 	u32 delivered, delivered_ce, packets_out, now, hz;
 	u32 label;		/* the socket's transmit hash (never 0) */
 	bool ecn;
+	bool unjudged;		/* repathed off a congested path (by PLB,
+				 * or by TCP at a congestion timeout), and
+				 * no round since gave a signal with
+				 * nothing older out
+				 */
 };
 
 static void build(struct sim *x)
@@ -189,6 +199,7 @@ static void check_rehash(struct sim *x)
 			 "delay pool kept across a repath");
 		FZ_CHECK(f, x->s.flags & DCC_PLB_F_LEFT_CONG,
 			 "a repath without the left-path flag");
+		x->unjudged = true;
 		repath(x, depth);
 	}
 }
@@ -251,12 +262,19 @@ static void ev_ack(struct sim *x)
 	}
 	FZ_CHECK(f, !dcc_before32(prior, old_round),
 		 "round ended for a packet sent before it began");
-	/* the left path's flag goes at a round's end with nothing older out */
-	FZ_CHECK(f, (x->s.flags & DCC_PLB_F_LEFT_CONG) ==
-		 (sel & 128 ? left : 0), "left-path flag %d -> %d (old out %d)",
-		 !!left, !!(x->s.flags & DCC_PLB_F_LEFT_CONG), !!(sel & 128));
 	FZ_CHECK(f, ratio >= -1 && ratio <= DCC_PLB_SCALE, "ratio %d",
 		 ratio);
+	/*
+	 * The left path's flag goes at the end of a round that gave a
+	 * signal with nothing older out; a round without one (a repair or
+	 * a packet without a delay sample on an emptied pool) keeps it.
+	 */
+	FZ_CHECK(f, (x->s.flags & DCC_PLB_F_LEFT_CONG) ==
+		 (sel & 128 || ratio < 0 ? left : 0),
+		 "left-path flag %d -> %d (old out %d, ratio %d)", !!left,
+		 !!(x->s.flags & DCC_PLB_F_LEFT_CONG), !!(sel & 128), ratio);
+	if (!(sel & 128) && ratio >= 0)
+		x->unjudged = false;
 	pkts = x->delivered - old_round;
 	ce_pkts = x->delivered_ce - old_ce_round;
 	if (x->ecn && (x->s.flags & DCC_PLB_F_CE_SEEN) && pkts)
@@ -319,10 +337,15 @@ static void ev_rto(struct sim *x)
 	cong = !timeouts && dcc_plb_congested(&x->s, &x->c);
 	if (!timeouts && (x->s.flags & DCC_PLB_F_LEFT_CONG))
 		FZ_CHECK(f, cong, "timeout right after a repath: failure");
+	/* a new path no round has judged yet: never a failure */
+	if (!timeouts && x->unjudged)
+		FZ_CHECK(f, cong, "first timeout on an unjudged path: failure");
 	old_left = dcc_plb_pause_left(&x->s, x->now);
 	paused = dcc_plb_on_rto(&x->s, &x->c, x->now, x->hz, rnd, timeouts);
-	FZ_CHECK(f, !(x->s.flags & DCC_PLB_F_LEFT_CONG),
-		 "left-path flag kept over an RTO");
+	/* TCP's rehash at a congestion timeout: as PLB's repath */
+	FZ_CHECK(f, !!(x->s.flags & DCC_PLB_F_LEFT_CONG) == cong,
+		 "left-path flag %d after a timeout judged %d",
+		 !!(x->s.flags & DCC_PLB_F_LEFT_CONG), cong);
 	left = dcc_plb_pause_left(&x->s, x->now);
 	FZ_LOG(f, "rto now=%u rnd=%u timeouts=%u cong=%d -> paused %d pause_until %u left %u",
 	       x->now, rnd, timeouts, cong, paused, x->s.pause_until, left);
@@ -333,6 +356,7 @@ static void ev_rto(struct sim *x)
 		 "verdict %d kept as %d", cong,
 		 !!(x->s.flags & DCC_PLB_F_RTO_CONG));
 	x->label = fz_u32(f) | 1;	/* tcp_write_timeout() rehashed */
+	x->unjudged = cong;
 	if (cong) {
 		FZ_CHECK(f, !paused && left == old_left,
 			 "congestion timeout paused (%u left, %u before)",
@@ -420,6 +444,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			break;
 		default:
 			dcc_plb_state_init(&x.s, x.delivered, x.delivered_ce);
+			x.unjudged = false;
 			break;
 		}
 		check_state(&x);
