@@ -54,8 +54,10 @@ swift_stat() { mod_stat "$NS_CLI" tcp_swift_stat "$1"; }
 # the trace events from 2 s on (settled), or from the step, prints
 #   fabric_p50_us ep_p50_us ep_max_us fcwnd_min fcwnd_p50 ecwnd_min
 #   ecwnd_p50 events fabric_cuts endpoint_cuts ep_max_flow_us flow_events
+#   ep_max_early_us
 # (delays in us, windows in 1/1000 packet; the cuts, the endpoint-delay
-# EWMA's largest and the events over the whole flow).
+# EWMA's largest and the events over the whole flow; the EWMA's largest
+# before the settled part).
 phase() {
 	local name=$1 hold=$2 step=$3 pid out fd0 ed0 all
 	fd0=$(swift_stat SwiftDelayDecrease)
@@ -84,9 +86,12 @@ phase() {
 	# sits at its floor a cut moves nothing, so the settled events miss
 	# most held ACKs; the first holds, while the flow still streams
 	# ACKs into them, are where a hold's full delay is seen.
-	all=$(awk '/swift_update:/ { n++; for (i = 1; i <= NF; i++)
-		if ($i ~ /^ep_us=/ && substr($i, 7) + 0 > m) m = substr($i, 7) + 0 }
-		END { print m + 0, n + 0 }' "$TRACEFS/trace")
+	all=$(awk 'BEGIN { on = 0 } /dcc_tstamp_mark/ { on = 1 }
+		/swift_update:/ { n++; for (i = 1; i <= NF; i++)
+		if ($i ~ /^ep_us=/ && substr($i, 7) + 0 > m[on])
+			m[on] = substr($i, 7) + 0 }
+		END { print (m[0] > m[1] ? m[0] : m[1]) + 0, n + 0, m[0] + 0 }' \
+		"$TRACEFS/trace")
 	awk '/dcc_tstamp_mark/ { on = 1; next }
 	     on && /swift_update:/ {
 		for (i = 1; i <= NF; i++) { split($i, p, "="); v[p[1]] = p[2] }
@@ -137,7 +142,7 @@ rej0=$(swift_stat SwiftTstampRejected)
 
 # --- lock hold: endpoint delay ---------------------------------------------
 
-read -r hf he hemax hfmin hfp50 hemin hep50 hn hfd hed heall hall <<< \
+read -r hf he hemax hfmin hfp50 hemin hep50 hn hfd hed heall hall heearly <<< \
 	"$(phase hold "$HOLD_MS" 0)"
 show "hold $HOLD_MS ms every $EVERY_MS ms" "$hf" "$he" "$hemax" \
 	"$hfmin" "$hfp50" "$hemin" "$hep50" "$hn" "$hfd" "$hed"
@@ -149,7 +154,7 @@ log "samples: split on software stamps $sw, missing $miss, rejected $rej"
 # --- the same hold without timestamps: it all looks like fabric delay -----
 
 set_param tcp_swift tstamp off
-read -r of oe oemax ofmin ofp50 oemin oep50 on ofd oed _ _ <<< \
+read -r of oe oemax ofmin ofp50 oemin oep50 on ofd oed _ _ _ <<< \
 	"$(phase hold-off "$HOLD_MS" 0)"
 show "hold, tstamp=off" "$of" "$oe" "$oemax" "$ofmin" "$ofp50" "$oemin" \
 	"$oep50" "$on" "$ofd" "$oed"
@@ -157,7 +162,7 @@ set_param tcp_swift tstamp software
 
 # --- netem: fabric delay ---------------------------------------------------
 
-read -r nf ne nemax nfmin nfp50 nemin nep50 nn nfd ned neall nall <<< \
+read -r nf ne nemax nfmin nfp50 nemin nep50 nn nfd ned neall nall _ <<< \
 	"$(phase netem 0 "$NETEM_MS")"
 show "netem +$NETEM_MS ms" "$nf" "$ne" "$nemax" "$nfmin" "$nfp50" \
 	"$nemin" "$nep50" "$nn" "$nfd" "$ned"
@@ -172,7 +177,7 @@ ew=$((1000 - $(get_param tcp_swift ep_ewma_keep_permille)))
 # Over the whole flow: once the endpoint window sits at its floor the
 # trace no longer shows the EWMA after each held ACK (settled max 2872
 # and 5017 us in two runs of the same tree), the first holds always do.
-log "hold: endpoint delay (EWMA) max over the flow $heall us ($hall events), settled $hemax us"
+log "hold: endpoint delay (EWMA) max over the flow $heall us ($hall events): before 2 s $heearly, settled $hemax us"
 expect "hold: endpoint delay (EWMA max) reaches one half-hold sample's weight ($ew/1000)" \
 	"$heall >= $HOLD_MS * $ew / 2"
 expect "hold: fabric delay p50 stays below half the hold" \
