@@ -302,32 +302,45 @@ path_bytes6() {
 		"/proc/net/dev_snmp6/$1"
 }
 
+# ns_capture NS IFACE FILE FILTER: capture FILTER's packets on IFACE in
+# namespace NS (headers only, 100 bytes) to FILE until ns_capture_stop;
+# sets CAPTURE_PID.  It runs as "ip netns exec ... &" from the caller's
+# shell, so call it as a command, not in "$(...)" nor as "in_ns ... &": a
+# shell function put in the background runs in a subshell that waits for
+# its command, so $! was that subshell, the kill ended it and left
+# tcpdump running, and the capture was read without its last buffer (4
+# KB: all of path A's few packets in most runs of paths_start's) while
+# tcpdump ran on until topo_cleanup, capturing the runs after its own.
+ns_capture() {
+	ip netns exec "$1" tcpdump -i "$2" -n -s 100 -w "$3" "$4" \
+		2>/dev/null &
+	CAPTURE_PID=$!
+}
+
+# ns_capture_stop PID...: stop those captures and wait until each has
+# written its last buffer.
+ns_capture_stop() {
+	kill "$@" 2>/dev/null
+	wait "$@" 2>/dev/null
+}
+
 # paths_start TAG PORT: capture the IPv6 data packets to PORT that RTR
 # sends on path A and on path B of topo_twopath (headers only), until
 # paths_stop; the captures and what paths_per_flow makes of them go to
-# PATHS_DIR (default: the caller's $tmp).  The captures run as
-# "ip netns exec ... &", not "in_rtr ... &": a shell function put in the
-# background runs in a subshell that waits for its command, so $! was
-# that subshell, paths_stop's kill ended it and left tcpdump running,
-# and paths_per_flow read a capture whose last buffer (4 KB: all of
-# path A's few packets in most runs) was not written yet; the tcpdumps
-# ran on until topo_cleanup, capturing the runs after theirs.
+# PATHS_DIR (default: the caller's $tmp).
 paths_start() {
 	local d=${PATHS_DIR:-$tmp}
-	ip netns exec "$NS_RTR" tcpdump -i pa0 -n -s 100 -w "$d/$1.a.pcap" \
-		"ip6 and tcp dst port $2" 2>/dev/null &
-	echo $! > "$d/$1.apid"
-	ip netns exec "$NS_RTR" tcpdump -i pb0 -n -s 100 -w "$d/$1.b.pcap" \
-		"ip6 and tcp dst port $2" 2>/dev/null &
-	echo $! > "$d/$1.bpid"
+	ns_capture "$NS_RTR" pa0 "$d/$1.a.pcap" "ip6 and tcp dst port $2"
+	echo "$CAPTURE_PID" > "$d/$1.apid"
+	ns_capture "$NS_RTR" pb0 "$d/$1.b.pcap" "ip6 and tcp dst port $2"
+	echo "$CAPTURE_PID" > "$d/$1.bpid"
 	sleep 1
 }
 
 paths_stop() {
 	local d=${PATHS_DIR:-$tmp}
 	sleep 0.5
-	kill "$(cat "$d/$1.apid")" "$(cat "$d/$1.bpid")" 2>/dev/null
-	wait "$(cat "$d/$1.apid")" "$(cat "$d/$1.bpid")" 2>/dev/null
+	ns_capture_stop "$(cat "$d/$1.apid")" "$(cat "$d/$1.bpid")"
 }
 
 # paths_per_flow TAG: one line per connection (client port): "SPORT

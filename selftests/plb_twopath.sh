@@ -85,12 +85,8 @@ rpc_phase() {
 	local cc=$1 tag=$2 a0 b0 a1 b1 pids='' i tdpid snap
 	a0=$(path_bytes6 pa0)
 	b0=$(path_bytes6 pb0)
-	# ip netns exec, not in_cli: $! must be tcpdump itself (lib_topo.sh,
-	# paths_start), or the kill below leaves it running and the capture
-	# is read without its last buffer.
-	ip netns exec "$NS_CLI" tcpdump -i cli0 -n -s 100 -w "$tmp/$tag.pcap" \
-		"ip6 and tcp dst port 7000" 2>/dev/null &
-	tdpid=$!
+	ns_capture "$NS_CLI" cli0 "$tmp/$tag.pcap" "ip6 and tcp dst port 7000"
+	tdpid=$CAPTURE_PID
 	paths_start "$tag" 7000
 	plb_trace_begin
 	for i in $(seq $N_RPC); do
@@ -111,8 +107,7 @@ rpc_phase() {
 	wait $pids
 	kill $snap 2>/dev/null
 	sleep 0.5
-	kill $tdpid 2>/dev/null
-	wait $tdpid 2>/dev/null
+	ns_capture_stop "$tdpid"
 	plb_trace_end "$tag"
 	paths_stop "$tag"
 	paths_per_flow "$tag"
@@ -366,14 +361,12 @@ for ns in "$NS_CLI:10.9.0.1" "$NS_SRV:10.9.0.2"; do
 	_veth_quiet "${ns%%:*}" vx0
 done
 in_rtr sysctl -qw net.ipv6.fib_multipath_hash_policy=1
-ip netns exec "$NS_RTR" tcpdump -i pa0 -n -s 100 -w "$tmp/vx.a.pcap" \
-	"ip6 src fd00:1::1 and udp dst port 4789" \
-	2>/dev/null &
-vxa=$!
-ip netns exec "$NS_RTR" tcpdump -i pb0 -n -s 100 -w "$tmp/vx.b.pcap" \
-	"ip6 src fd00:1::1 and udp dst port 4789" \
-	2>/dev/null &
-vxb=$!
+ns_capture "$NS_RTR" pa0 "$tmp/vx.a.pcap" \
+	"ip6 src fd00:1::1 and udp dst port 4789"
+vxa=$CAPTURE_PID
+ns_capture "$NS_RTR" pb0 "$tmp/vx.b.pcap" \
+	"ip6 src fd00:1::1 and udp dst port 4789"
+vxb=$CAPTURE_PID
 sleep 1
 skipped0=$(stat PlbRepathSkipped)
 trace_start "$TRACEFS/events/tcp_plb/plb_repath"
@@ -392,8 +385,7 @@ vx_kr=$(($(kernel_rehash) - kr0))
 in_cli iperf3 -4 -c "$SRV_IP" -p 5202 -C swift -P 2 -t 5 -J > "$tmp/v4" 2>&1
 echo 0 > "$TRACEFS/events/tcp_plb/plb_repath/enable"
 sleep 0.5
-kill $vxa $vxb 2>/dev/null
-wait $vxa $vxb 2>/dev/null
+ns_capture_stop "$vxa" "$vxb"
 kill $compb 2>/dev/null
 wait $compb 2>/dev/null
 in_rtr sysctl -qw net.ipv6.fib_multipath_hash_policy=0

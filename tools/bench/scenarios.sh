@@ -355,17 +355,15 @@ s6_trace_start() {	# CC
 		} >> "$TRACEFS/kprobe_events" 2>/dev/null &&
 			echo 1 > "$TRACEFS/events/dcc_s6/enable" 2>/dev/null
 	fi
-	ip netns exec "$NS_CLI" tcpdump -i cli0 -n -s 100 -w "$R/s6/cli.pcap" \
-		"ip6 and tcp port 7000" 2>/dev/null &
-	echo $! > "$R/s6/cli.pid"
+	ns_capture "$NS_CLI" cli0 "$R/s6/cli.pcap" "ip6 and tcp port 7000"
+	echo "$CAPTURE_PID" > "$R/s6/cli.pid"
 	sleep 0.5
 }
 s6_trace_save() {	# OUT
 	local f
 	[ "$S6_TRACE" = 1 ] || return 0
 	if [ -f "$R/s6/cli.pid" ]; then
-		kill "$(cat "$R/s6/cli.pid")" 2>/dev/null
-		wait "$(cat "$R/s6/cli.pid")" 2>/dev/null
+		ns_capture_stop "$(cat "$R/s6/cli.pid")"
 		rm -f "$R/s6/cli.pid"
 		mv "$R/s6/cli.pcap" "$1.cli.pcap" 2>/dev/null
 	fi
