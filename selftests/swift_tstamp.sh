@@ -176,7 +176,7 @@ expect "most samples split on software stamps" "$sw > 4 * ($miss + $rej)"
 ew=$((1000 - $(get_param tcp_swift ep_ewma_keep_permille)))
 # Over the whole flow: once the endpoint window sits at its floor the
 # trace no longer shows the EWMA after each held ACK (settled max 1080,
-# 2872, 5016 and 5017 us in four runs of one tree; a CI run failed on
+# 2872, 5016 and 5017 us in four runs of the same module; a CI run failed on
 # it), the first holds always do (4981-5021 us in three runs).
 log "hold: endpoint delay (EWMA) max over the flow $heall us ($hall events): before 2 s $heearly, settled $hemax us"
 expect "hold: endpoint delay (EWMA max) reaches one half-hold sample's weight ($ew/1000)" \
