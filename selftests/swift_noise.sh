@@ -91,14 +91,45 @@ log "SwiftNoiseAboveTarget at the defaults: $(noisy)"
 # virtual clock jumps to the next timer meanwhile (1 to 62 s between two
 # cells' traffic on a loaded host), and after a gap longer than the
 # floor's window the floor has expired and there is nothing to renew.
+# The switch itself needs nothing from the host either: a command run
+# there (in_rtr tc ...) waited on the 9p root in the same way, and on a
+# host running four VMs on two cores came late enough that the check
+# below failed.  So the two tc's that make it (topo_jitter 0 data's) run
+# before the flow starts, each blocked on a FIFO in the guest's tmpfs;
+# bash's own read -t is the sleep, and the switch is two lines written
+# to them; and it is one function, which bash has read whole before it
+# runs it (it reads a script from the 9p checkout as it goes).
+# noise_stop_run DIR: the run, its iperf3 JSON in DIR/s.json; sets
+# SWITCH_S, when the noise went off (s after the flow's start).
+noise_stop_run() {
+	local d=$1 tc_cli tc_rtr pid t0 cli_fd rtr_fd never_fd
+	mkfifo "$d/cli.tc" "$d/rtr.tc" "$d/never"
+	in_cli tc -force -batch "$d/cli.tc" &
+	tc_cli=$!
+	in_rtr tc -force -batch "$d/rtr.tc" &
+	tc_rtr=$!
+	t0=$EPOCHREALTIME
+	iperf_flow swift $((2 * SECS)) 5201 -P "$FLOWS" -i 0.5 > "$d/s.json" &
+	pid=$!
+	# Read-write opens: they never block, and a write cannot raise
+	# SIGPIPE.  After the forks, so that only this shell holds them:
+	# closing them is the tc's end of input.
+	exec {cli_fd}<> "$d/cli.tc" {rtr_fd}<> "$d/rtr.tc" \
+		{never_fd}<> "$d/never"
+	read -r -t "$SECS" -u "$never_fd" _
+	echo "qdisc del dev cli0 root" >&"$cli_fd"
+	echo "qdisc replace dev rc0 root netem delay ${DELAY}us limit 100000" \
+		>&"$rtr_fd"
+	SWITCH_S=$(awk -v a="$t0" -v b="$EPOCHREALTIME" \
+		'BEGIN { printf "%.3f", b - a }')
+	exec {cli_fd}>&- {rtr_fd}>&- {never_fd}>&-
+	wait "$tc_cli" "$tc_rtr" "$pid"
+}
 TOPO_DELAY_US=$DELAY topo_jitter 500 data
 e0=$(ended)
 tmp=$(mktemp -d)
-iperf_flow swift $((2 * SECS)) 5201 -P "$FLOWS" -i 0.5 > "$tmp/s.json" &
-pid=$!
-sleep "$SECS"
-TOPO_DELAY_US=$DELAY topo_jitter 0 data
-wait $pid
+noise_stop_run "$tmp"
+log "the noise switched off $SWITCH_S s after the run began (at $SECS s)"
 # Goodput of the noisy part, and of the quiet part from 1 s after the
 # switch to the end.
 gn=$(mean_mbps "$tmp/s.json" 0 "$SECS")
